@@ -1,0 +1,3 @@
+from studcheck.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,226 @@
+"""The rules as data: variants, option values, profiles, stakes and seats.
+
+Every point where real rulebooks disagree is an explicit option (see spec/options.md); a profile is
+only a name for one set of option values. Nothing here has behaviour beyond validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+
+def _not_int(value: object) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int)
+
+
+class SetupError(ValueError):
+    """Invalid hand setup; `field` names the offending input (e.g. `stakes.bring_in`)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class Variant(str, Enum):
+    STUD_HIGH = "stud_high"
+    RAZZ = "razz"
+    STUD_HILO8 = "stud_hilo8"
+
+
+class Street(str, Enum):
+    THIRD = "third"
+    FOURTH = "fourth"
+    FIFTH = "fifth"
+    SIXTH = "sixth"
+    SEVENTH = "seventh"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
+
+BETTING_STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
+
+
+class ActionType(str, Enum):
+    """Declaration order is the canonical sort order of legal-action lists."""
+
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    SHOW = "show"
+    MUCK = "muck"
+
+
+ACTION_ORDER = {action: position for position, action in enumerate(ActionType)}
+AMOUNT_ACTIONS = frozenset({ActionType.BRING_IN, ActionType.COMPLETE, ActionType.CALL, ActionType.BET, ActionType.RAISE})
+
+
+class BringInTie(str, Enum):
+    SUIT = "suit"
+    SEAT = "seat"
+
+
+class FirstActorTie(str, Enum):
+    SEAT = "seat"
+    SUIT = "suit"
+
+
+class HeadsUp(str, Enum):
+    CAPPED = "capped"
+    ROUND_BEGINS = "round_begins"
+    BEFORE_CAP = "before_cap"
+
+
+class ShortStub(str, Enum):
+    REMAKE = "remake"
+    COMMUNITY = "community"
+
+
+class OddChip(str, Enum):
+    BEST_FIVE = "best_five"
+    ALL_CARDS = "all_cards"
+
+
+class ShowdownUnbet(str, Enum):
+    FIRST_ACTOR = "first_actor"
+    LOWEST_SEAT = "lowest_seat"
+
+
+OPTION_ENUMS: dict[str, type[Enum]] = {
+    "bring_in_tie": BringInTie,
+    "first_actor_tie": FirstActorTie,
+    "heads_up": HeadsUp,
+    "short_stub": ShortStub,
+    "odd_chip": OddChip,
+    "showdown_unbet": ShowdownUnbet,
+}
+MAX_RAISES_VALUES = (3, 4)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Options:
+    """One value for every rule option; the defaults are the source texts' rules."""
+
+    bring_in_tie: BringInTie = BringInTie.SUIT
+    first_actor_tie: FirstActorTie = FirstActorTie.SEAT
+    open_pair_double: bool = True
+    max_raises: int = 3
+    heads_up: HeadsUp = HeadsUp.CAPPED
+    burn_cards: bool = True
+    short_stub: ShortStub = ShortStub.REMAKE
+    odd_chip: OddChip = OddChip.BEST_FIVE
+    showdown_unbet: ShowdownUnbet = ShowdownUnbet.FIRST_ACTOR
+    rake_percent: int = 0
+    rake_cap: int = 0
+
+    def __post_init__(self) -> None:
+        for name, enum in OPTION_ENUMS.items():
+            if not isinstance(getattr(self, name), enum):
+                raise SetupError(f"options.{name}", f"must be one of {[m.value for m in enum]}")
+        for name in ("open_pair_double", "burn_cards"):
+            if not isinstance(getattr(self, name), bool):
+                raise SetupError(f"options.{name}", "must be true or false")
+        if _not_int(self.max_raises) or self.max_raises not in MAX_RAISES_VALUES:
+            raise SetupError("options.max_raises", f"must be one of {list(MAX_RAISES_VALUES)}")
+        if _not_int(self.rake_percent) or not 0 <= self.rake_percent <= 100:
+            raise SetupError("options.rake_percent", "must be a whole number from 0 to 100")
+        if _not_int(self.rake_cap) or self.rake_cap < 0:
+            raise SetupError("options.rake_cap", "must be a whole number >= 0")
+
+    def to_json(self) -> dict[str, Any]:
+        return {key: value.value if isinstance(value, Enum) else value for key, value in asdict(self).items()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, base: Options | None = None) -> Options:
+        """Build from JSON names and values; keys not given keep `base` (default: the defaults)."""
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise SetupError(f"options.{key}", f"unknown option (known: {', '.join(sorted(known))})")
+            enum = OPTION_ENUMS.get(key)
+            if enum is not None:
+                try:
+                    value = enum(value)
+                except ValueError:
+                    raise SetupError(f"options.{key}", f"must be one of {[m.value for m in enum]}, got {value!r}") from None
+            values[key] = value
+        return replace(base or cls(), **values)
+
+
+def option_values() -> dict[str, list[Any]]:
+    """Every option with every value the rules define (what the reference engine supports)."""
+    values: dict[str, list[Any]] = {name: [m.value for m in enum] for name, enum in OPTION_ENUMS.items()}
+    values["open_pair_double"] = [True, False]
+    values["burn_cards"] = [True, False]
+    values["max_raises"] = list(MAX_RAISES_VALUES)
+    values["rake_percent"] = ["0..100"]
+    values["rake_cap"] = [">=0"]
+    return values
+
+
+PROFILES: dict[str, Options] = {
+    "source_texts": Options(),
+    "rrp_cash": Options(heads_up=HeadsUp.BEFORE_CAP, odd_chip=OddChip.ALL_CARDS),
+    "tda_tournament": Options(first_actor_tie=FirstActorTie.SUIT, open_pair_double=False, max_raises=4),
+    "wsop_cash": Options(max_raises=4, heads_up=HeadsUp.ROUND_BEGINS),
+    "online": Options(burn_cards=False, short_stub=ShortStub.COMMUNITY),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stakes:
+    """Chip amounts of the forced bets and the two betting units."""
+
+    ante: int
+    bring_in: int
+    small_bet: int
+    big_bet: int
+
+    def __post_init__(self) -> None:
+        for name in ("ante", "bring_in", "small_bet", "big_bet"):
+            if _not_int(getattr(self, name)):
+                raise SetupError(f"stakes.{name}", "must be a whole number of chips")
+        if self.ante < 0:
+            raise SetupError("stakes.ante", "must be >= 0")
+        if self.bring_in <= 0:
+            raise SetupError("stakes.bring_in", "must be > 0")
+        if self.bring_in >= self.small_bet:
+            raise SetupError("stakes.bring_in", "must be less than the small bet")
+        if self.big_bet < self.small_bet:
+            raise SetupError("stakes.big_bet", "must be at least the small bet")
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatSetup:
+    seat: int
+    stack: int
+
+
+MIN_SEATS = 2
+MAX_SEATS = 8
+
+
+def validate_seats(seats: tuple[SeatSetup, ...]) -> None:
+    """Seats 1..8, unique, 2 to 8 of them, each with chips."""
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise SetupError("seats", f"a hand needs {MIN_SEATS} to {MAX_SEATS} seated players, got {len(seats)}")
+    seen: set[int] = set()
+    for position, setup in enumerate(seats):
+        if _not_int(setup.seat) or not 1 <= setup.seat <= MAX_SEATS:
+            raise SetupError(f"seats[{position}].seat", f"must be a seat number from 1 to {MAX_SEATS}, got {setup.seat!r}")
+        if setup.seat in seen:
+            raise SetupError(f"seats[{position}].seat", f"seat {setup.seat} is listed twice")
+        seen.add(setup.seat)
+        if _not_int(setup.stack) or setup.stack <= 0:
+            raise SetupError(f"seats[{position}].stack", f"must be a whole number of chips > 0, got {setup.stack!r}")

@@ -1,0 +1,462 @@
+"""Load case files into `Case` objects: YAML with lines -> JSON Schema -> meaning -> deck.
+
+Every problem is reported as `path:line: message`; nothing in a case file can raise anything but
+CaseError. The spec indexes (rule IDs, tags) are read here too, for lint and coverage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from studcheck.cards import Card, CardError, parse_card
+from studcheck.cases.deck import DeckError, build_deck, check_full_deck
+from studcheck.cases.model import Case, Step, StepKind
+from studcheck.cases.source import LineDict, LineList, SourceError, line_of, parse_yaml, schema_problems, to_json_view
+from studcheck.resources import cases_dir, spec_dir
+from studcheck.rules import (
+    ACTION_ORDER,
+    AMOUNT_ACTIONS,
+    ActionType,
+    Options,
+    SeatSetup,
+    SetupError,
+    Stakes,
+    Variant,
+)
+
+_ACTION_RE = re.compile(r"^\s*(\d+)\s+([a-z_]+)(?:\s+(\d+))?\s*$")
+_NO_AMOUNT = frozenset({ActionType.FOLD, ActionType.CHECK, ActionType.SHOW, ActionType.MUCK})
+_REQUIRED_AMOUNT = AMOUNT_ACTIONS - {ActionType.CALL}
+SEAT_MAP_KEYS = ("stacks", "committed", "up", "down")
+SEAT_SET_KEYS = ("folded", "all_in", "shown", "mucked")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Problem:
+    """One thing wrong with a case file; `str()` is `path:line: message`."""
+
+    path: Path
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+class CaseError(ValueError):
+    """A case file that cannot be loaded; `problems` lists everything found, the first is the message."""
+
+    def __init__(self, path: Path, line: int, message: str, problems: Sequence[Problem] = ()) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path = path
+        self.line = line
+        self.message = message
+        self.problems = tuple(problems) or (Problem(path=path, line=line, message=message),)
+
+
+@dataclass(kw_only=True)
+class Analysis:
+    """What reading one file produced: the case if it loaded, the raw data for lint, the problems."""
+
+    path: Path
+    case: Case | None = None
+    raw: Any = None
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, line: int, message: str) -> None:
+        self.problems.append(Problem(path=self.path, line=line, message=message))
+
+
+def analyse(path: Path) -> Analysis:
+    """Read, validate and build one case file, collecting every problem instead of stopping."""
+    result = Analysis(path=path)
+    try:
+        _analyse(result)
+    except Exception as exc:  # noqa: BLE001 - a case file must never produce a traceback
+        result.case = None
+        result.add(1, f"internal error while reading this case ({type(exc).__name__}: {exc}); please report it")
+    return result
+
+
+def _analyse(result: Analysis) -> None:
+    try:
+        text = result.path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        result.add(1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+        return
+    except OSError as exc:
+        result.add(1, f"cannot read the file: {exc.strerror or exc}")
+        return
+    try:
+        documents = parse_yaml(text)
+    except SourceError as exc:
+        result.add(exc.line, exc.message)
+        return
+    if not documents or (len(documents) == 1 and documents[0][1] is None):
+        result.add(1, "empty file: a case file holds one case (a YAML mapping with id, title, ...)")
+        return
+    if len(documents) > 1:
+        result.add(documents[1][0], f"one case per file: found {len(documents)} YAML documents")
+        return
+    raw = to_json_view(documents[0][1])
+    result.raw = raw
+    if not isinstance(raw, dict):
+        result.add(getattr(raw, "line", 1), "a case file holds one YAML mapping (id, title, rules, ...), "
+                   f"found {type(raw).__name__}")
+        return
+    for line, message in schema_problems(raw):
+        result.add(line, message)
+    if result.problems:
+        return
+    builder = _Builder(raw, result.add)
+    case = builder.build(result.path)
+    if not result.problems:
+        result.case = case
+
+
+class _Builder:
+    """Turns schema-valid raw data into a Case, reporting what the schema cannot check."""
+
+    def __init__(self, raw: LineDict, report: Callable[[int, str], None]) -> None:
+        self.raw = raw
+        self.report = report
+        self.seated: frozenset[int] = frozenset(int(key) for key in raw["seats"])
+
+    def line(self, *path: Any) -> int:
+        return line_of(self.raw, path)
+
+    def build(self, path: Path) -> Case | None:
+        raw = self.raw
+        options = self.options()
+        stakes = self.stakes()
+        seats = tuple(SeatSetup(seat=int(key), stack=value["stack"]) for key, value in
+                      sorted(raw["seats"].items(), key=lambda item: int(item[0])))
+        deck = self.deck(options) if options is not None else None
+        remade = self.remade_stub()
+        steps = tuple(self.step(index, item) for index, item in enumerate(raw["steps"]))
+        final = self.final(raw.get("final"))
+        if options is None or stakes is None or deck is None or any(step is None for step in steps):
+            return None
+        return Case(
+            id=raw["id"], title=raw["title"], path=path, line=self.line("id"),
+            rules=tuple(raw["rules"]), tags=tuple(raw["tags"]), variant=Variant(raw["variant"]),
+            options=dict(raw.get("options") or {}), stakes=stakes, seats=seats, deck=deck,
+            remade_stub=remade, steps=tuple(step for step in steps if step is not None), final=final,
+            generated=bool(raw.get("generated", False)), note=raw.get("note"),
+        )
+
+    def options(self) -> Options | None:
+        try:
+            return Options.from_json(self.raw.get("options") or {})
+        except SetupError as exc:
+            self.report(self.line(*exc.field.split(".")), f"{exc.field}: {exc.message}")
+            return None
+
+    def stakes(self) -> Stakes | None:
+        try:
+            return Stakes(**self.raw["stakes"])
+        except SetupError as exc:
+            self.report(self.line(*exc.field.split(".")), f"{exc.field}: {exc.message}")
+            return None
+
+    def cards(self, value: Any, path: Sequence[Any], *, wildcard: bool) -> list[Card | None] | None:
+        tokens = value.split() if isinstance(value, str) else list(value)
+        cards: list[Card | None] = []
+        for index, token in enumerate(tokens):
+            if wildcard and token == "??":
+                cards.append(None)
+                continue
+            try:
+                cards.append(parse_card(token))
+            except CardError as exc:
+                line = self.line(*path, index) if isinstance(value, list) else self.line(*path)
+                self.report(line, f"{'.'.join(map(str, path))}: {exc}")
+                return None
+        return cards
+
+    def deck(self, options: Options) -> tuple[Card, ...] | None:
+        raw = self.raw
+        if "deck" in raw:
+            for key, seat in raw["seats"].items():
+                if "cards" in seat:
+                    self.report(self.line("seats", key, "cards"),
+                                f"seats.{key}.cards: not allowed together with deck (the deck decides every card)")
+            if raw.get("burns"):
+                self.report(self.line("burns"), "burns: not allowed together with deck (the deck decides every card)")
+            cards = self.cards(raw["deck"], ["deck"], wildcard=False)
+            if cards is None:
+                return None
+            try:
+                return check_full_deck([card for card in cards if card is not None])
+            except DeckError as exc:
+                self.report(self.line("deck"), exc.message)
+                return None
+        seat_cards: dict[int, list[Card | None]] = {}
+        for key, seat in raw["seats"].items():
+            if "cards" not in seat:
+                self.report(self.line("seats", key),
+                            f"seats.{key}: no cards; list the 3 to 7 cards this seat is dealt (?? = any card), "
+                            "or give the whole deck with deck:")
+                return None
+            cards = self.cards(seat["cards"], ["seats", key, "cards"], wildcard=True)
+            if cards is None:
+                return None
+            seat_cards[int(key)] = cards
+        burns = self.cards(raw.get("burns") or [], ["burns"], wildcard=True)
+        if burns is None:
+            return None
+        try:
+            return build_deck(seat_cards, burns, burn_cards=options.burn_cards, short_stub=options.short_stub)
+        except DeckError as exc:
+            if exc.field == "burns":
+                line = self.line("burns")
+            elif exc.seat is not None:
+                line = self.line("seats", str(exc.seat), "cards")
+            else:
+                line = self.line("seats")
+            self.report(line, f"{exc.field}: {exc.message}")
+            return None
+
+    def remade_stub(self) -> tuple[Card, ...] | None:
+        if "remade_stub" not in self.raw:
+            return None
+        if "deck" not in self.raw:
+            self.report(self.line("remade_stub"), "remade_stub: needs an explicit deck (deck:)")
+            return None
+        cards = self.cards(self.raw["remade_stub"], ["remade_stub"], wildcard=False)
+        if cards is None:
+            return None
+        stub = tuple(card for card in cards if card is not None)
+        if len(set(stub)) != len(stub):
+            self.report(self.line("remade_stub"), "remade_stub: lists a card more than once")
+        return stub
+
+    def action(self, text: str, path: Sequence[Any], *, kind: StepKind) -> tuple[int, ActionType, int | None] | None:
+        line = self.line(*path)
+        label = f"{'.'.join(map(str, path[:1]))}[{path[1]}]" if len(path) > 1 else str(path[0])
+        match = _ACTION_RE.match(text)
+        if match is None:
+            self.report(line, f"{label}: {text!r} is not 'SEAT ACTION [AMOUNT]'")
+            return None
+        seat, name, amount_text = int(match.group(1)), match.group(2), match.group(3)
+        try:
+            action = ActionType(name)
+        except ValueError:
+            self.report(line, f"{label}: unknown action {name!r}")
+            return None
+        amount = int(amount_text) if amount_text is not None else None
+        if kind is StepKind.ACT:
+            if action in _REQUIRED_AMOUNT and amount is None:
+                self.report(line, f"{label}: '{text}' needs an amount, the seat's street total after the "
+                                  f"{action.value} (e.g. '{seat} {action.value} 10')")
+                return None
+            if action in _NO_AMOUNT and amount is not None:
+                self.report(line, f"{label}: {action.value} takes no amount")
+                return None
+            if seat not in self.seated:
+                self.report(line, f"{label}: seat {seat} is not seated (seated: {self._seated_text()})")
+                return None
+        return seat, action, amount
+
+    def _seated_text(self) -> str:
+        return " ".join(str(seat) for seat in sorted(self.seated))
+
+    def step(self, index: int, item: LineDict) -> Step | None:
+        line = self.line("steps", index)
+        if "act" in item:
+            parsed = self.action(item["act"], ["steps", index], kind=StepKind.ACT)
+            if parsed is None:
+                return None
+            return Step(kind=StepKind.ACT, line=line, seat=parsed[0], action=parsed[1], amount=parsed[2])
+        if "reject" in item:
+            reject = item["reject"]
+            parsed = self.action(reject["act"], ["steps", index], kind=StepKind.REJECT)
+            if parsed is None:
+                return None
+            reason = reject["reason"]
+            seat = parsed[0]
+            if seat not in self.seated and reason != "unknown_seat":
+                self.report(line, f"steps[{index}]: seat {seat} is not seated, so the reason can only be "
+                                  f"unknown_seat (seated: {self._seated_text()})")
+                return None
+            if seat in self.seated and reason == "unknown_seat":
+                self.report(line, f"steps[{index}]: reason unknown_seat but seat {seat} is seated")
+                return None
+            return Step(kind=StepKind.REJECT, line=line, seat=seat, action=parsed[1], amount=parsed[2],
+                        reason=reason)
+        expect = self.expect(item["expect"], ["steps", index, "expect"])
+        if expect is None:
+            return None
+        return Step(kind=StepKind.EXPECT, line=line, expect=expect)
+
+    def check_seats(self, seats: Iterable[int | str], path: Sequence[Any]) -> bool:
+        unseated = sorted({int(seat) for seat in seats} - self.seated)
+        if unseated:
+            names = ", ".join(map(str, unseated))
+            self.report(self.line(*path), f"{'.'.join(map(str, path))}: seat {names} is not seated "
+                                          f"(seated: {self._seated_text()})")
+            return False
+        return True
+
+    def expect(self, raw: LineDict, path: Sequence[Any]) -> dict[str, Any] | None:
+        """Normalise to canonical JSON: seat keys "1".."8", legal as action/amount dicts, sorted sets."""
+        ok = True
+        out: dict[str, Any] = {}
+        for key, value in raw.items():
+            here = [*path, key]
+            if key == "legal":
+                out[key] = _legal(value)
+            elif key in SEAT_MAP_KEYS:
+                ok &= self.check_seats(value, here)
+                if key in ("up", "down"):
+                    out[key] = {seat: [str(card) for card in _card_list(cards)] for seat, cards in value.items()}
+                else:
+                    out[key] = dict(value)
+            elif key in SEAT_SET_KEYS:
+                ok &= self.check_seats(value, here)
+                out[key] = sorted(value)
+            elif key == "to_act":
+                if value is not None:
+                    ok &= self.check_seats([value], here)
+                out[key] = value
+            elif key == "pots":
+                out[key] = [{"amount": pot["amount"], "eligible": sorted(pot["eligible"])} for pot in value]
+                for number, pot in enumerate(value):
+                    ok &= self.check_seats(pot["eligible"], [*here, number, "eligible"])
+            else:
+                out[key] = value
+        return out if ok else None
+
+    def final(self, raw: LineDict | None) -> dict[str, Any] | None:
+        if raw is None:
+            return None
+        out: dict[str, Any] = {}
+        for key, value in raw.items():
+            here = ["final", key]
+            if key == "pots":
+                pots = []
+                for number, pot in enumerate(value):
+                    entry: dict[str, Any] = {}
+                    for name, item in pot.items():
+                        if name == "eligible":
+                            self.check_seats(item, [*here, number, name])
+                            entry[name] = sorted(item)
+                        elif name in ("winners", "high", "low"):
+                            self.check_seats(item, [*here, number, name])
+                            entry[name] = dict(item)
+                        else:
+                            entry[name] = item
+                    pots.append(entry)
+                out[key] = pots
+            elif key in ("stacks", "returned"):
+                self.check_seats(value, here)
+                out[key] = dict(value)
+            elif key == "showdown_order":
+                self.check_seats(value, here)
+                out[key] = list(value)
+            else:
+                out[key] = value
+        return out
+
+
+def _card_list(value: Any) -> list[Card]:
+    return [parse_card(token) for token in (value.split() if isinstance(value, str) else value)]
+
+
+def _legal(entries: Sequence[str]) -> list[dict[str, Any]]:
+    legal: list[dict[str, Any]] = []
+    for entry in entries:
+        parts = entry.split()
+        action = ActionType(parts[0])
+        item: dict[str, Any] = {"action": action.value}
+        if len(parts) > 1:
+            item["amount"] = int(parts[1])
+        legal.append(item)
+    legal.sort(key=lambda item: (ACTION_ORDER[ActionType(item["action"])], item.get("amount", 0)))
+    return legal
+
+
+def load_case(path: Path | str) -> Case:
+    """Load one case file; raises CaseError (with every problem found) if it is not a valid case."""
+    result = analyse(Path(path))
+    if result.case is None:
+        problems = sorted(result.problems, key=lambda problem: problem.line) or [
+            Problem(path=result.path, line=1, message="not a valid case")]
+        first = problems[0]
+        raise CaseError(first.path, first.line, first.message, problems)
+    return result.case
+
+
+def case_files(paths: Sequence[Path | str] | None = None) -> list[Path]:
+    """The files named plus every *.yaml under the directories named, each directory sorted."""
+    files: list[Path] = []
+    for item in [Path(p) for p in paths] if paths else [cases_dir()]:
+        if item.is_dir():
+            files.extend(sorted(item.rglob("*.yaml")))
+        else:
+            files.append(item)
+    return files
+
+
+def load_cases(paths: Sequence[Path | str] | None = None, *, errors: list[CaseError] | None = None) -> list[Case]:
+    """Load every case under `paths` (default: the bundled cases/ directory).
+
+    Without `errors`, the first bad file (or duplicated ID) raises CaseError. With a list, bad files
+    are skipped and their errors appended, so a runner can report them and still run the rest.
+    """
+    cases: list[Case] = []
+    seen: dict[str, Case] = {}
+    for path in case_files(paths):
+        try:
+            case = load_case(path)
+        except CaseError as exc:
+            if errors is None:
+                raise
+            errors.append(exc)
+            continue
+        if case.id in seen:
+            other = seen[case.id]
+            error = CaseError(case.path, case.line, f"duplicate id {case.id} (also {other.path}:{other.line})")
+            if errors is None:
+                raise error
+            errors.append(error)
+            continue
+        seen[case.id] = case
+        cases.append(case)
+    return cases
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleInfo:
+    id: str
+    title: str
+    variants: tuple[Variant, ...]
+
+
+@lru_cache(maxsize=4)
+def rule_index(spec: Path | None = None) -> dict[str, RuleInfo]:
+    """spec/rules.yaml as {rule id: RuleInfo}, in file order."""
+    with ((spec or spec_dir()) / "rules.yaml").open(encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    return {entry["id"]: RuleInfo(id=entry["id"], title=str(entry["title"]),
+                                  variants=tuple(Variant(v) for v in entry["variants"]))
+            for entry in data["rules"]}
+
+
+@lru_cache(maxsize=4)
+def tag_vocabulary(spec: Path | None = None) -> dict[str, str]:
+    """spec/tags.yaml as {tag: description}."""
+    with ((spec or spec_dir()) / "tags.yaml").open(encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    return {str(tag): str(text) for tag, text in data["tags"].items()}
+
+
+__all__ = ["Analysis", "CaseError", "LineList", "Problem", "RuleInfo", "analyse", "case_files", "load_case",
+           "load_cases", "rule_index", "tag_vocabulary"]

@@ -1,0 +1,247 @@
+"""`studcheck serve | run | smoke`: argument parsing and exit codes for engine authors.
+
+Exit codes of `run`: 0 every applicable case passed (expected failures allowed), 1 a case failed,
+errored or unexpectedly passed, 2 usage or configuration error, 3 the engine cannot start or
+fails the handshake. Counts are never exit codes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from studcheck.harness.report import (
+    FAILING,
+    ReportWriter,
+    case_line,
+    footer_line,
+    header_line,
+    now_iso,
+    render_terminal,
+)
+from studcheck.harness.runner import Runner, Verdict
+from studcheck.harness.smoke import diagnose, run_smoke
+from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail
+from studcheck.protocol.client import (
+    DEFAULT_TIMEOUT,
+    EngineClient,
+    EngineError,
+    InProcessTransport,
+    SubprocessTransport,
+    Transport,
+    engine_argv,
+    reference_argv,
+)
+
+EXIT_OK, EXIT_FAIL, EXIT_CONFIG, EXIT_ENGINE = 0, 1, 2, 3
+
+
+def register(subparsers: Any) -> None:
+    serve = subparsers.add_parser("serve", help="run the reference engine on stdin/stdout (protocol v1)",
+                                  description="Speak protocol v1 on stdin/stdout as the reference engine.")
+    serve.set_defaults(handler=_serve)
+
+    run = subparsers.add_parser("run", help="run the conformance cases against an engine",
+                                description="Run the conformance cases against an engine (default: the reference engine).")
+    _engine_arguments(run)
+    run.add_argument("--in-process", action="store_true", help="run the reference engine in this process (no subprocess)")
+    run.add_argument("--cases", nargs="+", action="extend", metavar="PATH", help="case files or directories (default: the bundled suite)")
+    run.add_argument("--variant", action="append", metavar="V", help="only this variant (repeatable)")
+    run.add_argument("--rule", action="append", metavar="ID", help="only cases testing this rule ID or rule ID prefix (repeatable)")
+    run.add_argument("--tag", action="append", metavar="T", help="only cases with this tag (repeatable)")
+    run.add_argument("--id", action="append", metavar="ID", dest="ids", help="only this case (repeatable)")
+    run.add_argument("--xfail", type=Path, metavar="FILE", help="expected-failure file (YAML list of {id, reason})")
+    run.add_argument("--report", type=Path, metavar="FILE.jsonl", help="write the JSON Lines report here")
+    run.add_argument("--junit", type=Path, metavar="FILE.xml", help="write a JUnit XML report here")
+    run.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    run.set_defaults(handler=_run)
+
+    smoke = subparsers.add_parser("smoke", help="check that an engine adapter speaks the protocol",
+                                  description="Handshake and one short hand; explains in plain words what goes wrong.")
+    _engine_arguments(smoke)
+    smoke.set_defaults(handler=_smoke)
+
+
+def _engine_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", metavar="CMD", help="the engine command (split like a shell; no shell unless --shell)")
+    parser.add_argument("--shell", action="store_true", help="run --engine through /bin/sh -c")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help=f"seconds to wait for each answer (default {DEFAULT_TIMEOUT:g})")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from studcheck.protocol.serve import main
+
+    return main()
+
+
+def make_client(args: argparse.Namespace) -> EngineClient:
+    factory: Callable[[], Transport]
+    if getattr(args, "in_process", False):
+        factory = InProcessTransport
+    else:
+        argv = engine_argv(args.engine, shell=args.shell) if args.engine else reference_argv()
+        if not argv:
+            raise ConfigError("--engine is empty")
+
+        def factory() -> Transport:
+            return SubprocessTransport(argv)
+    return EngineClient(factory, timeout=args.timeout)
+
+
+def engine_label(args: argparse.Namespace) -> str:
+    if getattr(args, "in_process", False):
+        return "in-process"
+    return args.engine or shlex.join(reference_argv())
+
+
+def replay_command(args: argparse.Namespace) -> Callable[[str], str]:
+    parts = ["studcheck", "run"]
+    if getattr(args, "in_process", False):
+        parts.append("--in-process")
+    elif args.engine:
+        parts += ["--engine", args.engine] + (["--shell"] if args.shell else [])
+    for path in args.cases or []:
+        parts += ["--cases", str(path)]
+    prefix = shlex.join(parts)
+    return lambda case_id: f"{prefix} --id {shlex.quote(case_id)}"
+
+
+def select(cases: Sequence[Any], args: argparse.Namespace) -> list[Any]:
+    """Filter by variant, rule (ID or dotted prefix), tag and id; unknown IDs are a usage error."""
+    chosen = list(cases)
+    if args.variant:
+        chosen = [case for case in chosen if case.variant.value in args.variant]
+    if args.rule:
+        chosen = [case for case in chosen if any(_rule_matches(rule, wanted) for rule in case.rules for wanted in args.rule)]
+    if args.tag:
+        chosen = [case for case in chosen if set(case.tags) & set(args.tag)]
+    if args.ids:
+        known = {case.id for case in cases}
+        unknown = [case_id for case_id in args.ids if case_id not in known]
+        if unknown:
+            raise ConfigError(f"no case has the ID {', '.join(unknown)}")
+        chosen = [case for case in chosen if case.id in args.ids]
+    return chosen
+
+
+def _rule_matches(rule: str, wanted: str) -> bool:
+    return rule == wanted or rule.startswith(wanted.rstrip(".") + ".")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from studcheck.cases.load import CaseError, load_cases
+
+    if args.in_process and args.engine:
+        print("studcheck run: --in-process runs the reference engine; do not give --engine too", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        suite = load_cases(args.cases)
+        cases = select(suite, args)
+        xfail = load_xfail(args.xfail, (case.id for case in suite)) if args.xfail else {}
+        client = make_client(args)
+    except (CaseError, ConfigError) as exc:
+        print(f"studcheck run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if not cases:
+        print("studcheck run: no case matches the selection", file=sys.stderr)
+        return EXIT_CONFIG
+    return execute(args, cases, xfail, client)
+
+
+def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str], client: EngineClient) -> int:
+    started, clock = now_iso(), time.perf_counter()
+    replay = replay_command(args)
+    with _open(args.report) as stream:
+        writer = ReportWriter(stream)
+        try:
+            client.start()
+        except EngineError as exc:
+            print(f"studcheck run: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
+            writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args)))
+            writer.write(footer_line([], duration=time.perf_counter() - clock, exit_code=EXIT_ENGINE))
+            _junit(args, writer)
+            return EXIT_ENGINE
+        writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args)))
+        verdicts = _run_all(Runner(client), cases, xfail, writer, replay, progress=not args.no_progress)
+        client.stop()
+        code = EXIT_FAIL if any(verdict.outcome in FAILING for verdict in verdicts) else EXIT_OK
+        duration = time.perf_counter() - clock
+        writer.write(footer_line(verdicts, duration=duration, exit_code=code))
+    _junit(args, writer)
+    print(render_terminal(verdicts, replay=replay, duration=duration))
+    return code
+
+
+def _run_all(runner: Runner, cases: Sequence[Any], xfail: dict[str, str], writer: ReportWriter,
+             replay: Callable[[str], str], *, progress: bool) -> list[Verdict]:
+    verdicts: list[Verdict] = []
+    bar = _progress(len(cases)) if progress else None
+    try:
+        for case in cases:
+            verdict = apply_xfail(runner.run(case), xfail)
+            verdicts.append(verdict)
+            writer.write(case_line(verdict, replay=replay(case.id)))
+            if bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return verdicts
+
+
+def _progress(total: int) -> Any:
+    """A tqdm bar on stderr when it is a terminal; None otherwise (CI logs stay clean)."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="case", file=sys.stderr, leave=False)
+
+
+def _case_args(args: argparse.Namespace) -> list[str]:
+    return [str(path) for path in args.cases] if args.cases else ["(bundled suite)"]
+
+
+def _junit(args: argparse.Namespace, writer: ReportWriter) -> None:
+    if args.junit:
+        from studcheck.harness.junit import write_junit
+
+        write_junit(writer.lines, args.junit)
+
+
+class _open:
+    """Open the report file for writing, or nothing when no path is given."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.stream: IO[str] | None = None
+
+    def __enter__(self) -> IO[str] | None:
+        if self.path is not None:
+            self.stream = open(self.path, "w", encoding="utf-8")
+        return self.stream
+
+    def __exit__(self, *exc: object) -> None:
+        if self.stream is not None:
+            self.stream.close()
+
+
+def _smoke(args: argparse.Namespace) -> int:
+    if not args.engine:
+        print("studcheck smoke: give the engine command with --engine CMD", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        client = make_client(args)
+    except ConfigError as exc:
+        print(f"studcheck smoke: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    result = run_smoke(client, print)
+    if result.ok:
+        print("smoke test passed: the adapter speaks the protocol; now try `studcheck run --engine ...`")
+        return EXIT_OK
+    return EXIT_FAIL if result.started else EXIT_ENGINE

@@ -1,0 +1,77 @@
+"""JUnit XML derived from the JSONL report lines (for CI systems that show test results).
+
+One <testsuite> per variant, one <testcase> per case (classname `studcheck.<variant>`, name = case
+ID). fail and xpass -> <failure>, error -> <error>, not applicable and xfail -> <skipped>.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
+
+
+def _details(line: Mapping[str, Any]) -> str:
+    text = [f"{line.get('file')}:{line.get('line')}"]
+    if line.get("step_text"):
+        text.append(f"step: {line['step_text']}")
+    for mismatch in line.get("mismatches") or []:
+        text.append(f"{mismatch['path']}: expected {json.dumps(mismatch['expected'])}, got {json.dumps(mismatch['actual'])}")
+    if line.get("evidence"):
+        text.append(f"engine output: {line['evidence']}")
+    if line.get("replay"):
+        text.append(f"replay: {line['replay']}")
+    return "\n".join(text)
+
+
+def _testcase(line: Mapping[str, Any]) -> TestCase:
+    case = TestCase(name=str(line["id"]), classname=f"studcheck.{line['variant']}", time=float(line.get("duration_ms", 0)) / 1000)
+    outcome = line["outcome"]
+    message = str(line.get("message") or "")
+    result: Failure | Error | Skipped | None = None
+    if outcome in ("fail", "xpass"):
+        result = Failure(message=message, type_=outcome)
+    elif outcome == "error":
+        result = Error(message=message, type_=str(line.get("problem") or "error"))
+    elif outcome == "not_applicable":
+        result = Skipped(message=f"not applicable: {message}")
+    elif outcome == "xfail":
+        result = Skipped(message=f"expected failure: {line.get('xfail_reason')}")
+    if result is not None:
+        if outcome != "not_applicable":
+            result.text = _details(line)
+        case.result = [result]
+    if line.get("stderr"):
+        case.system_err = str(line["stderr"])
+    return case
+
+
+def junit_xml(lines: Iterable[Mapping[str, Any]]) -> JUnitXml:
+    xml = JUnitXml(name="studcheck")
+    suites: dict[str, TestSuite] = {}
+    header: Mapping[str, Any] = {}
+    for line in lines:
+        if line.get("kind") == "header":
+            header = line
+        if line.get("kind") != "case":
+            continue
+        variant = str(line["variant"])
+        if variant not in suites:
+            suite = TestSuite(name=f"studcheck.{variant}")
+            engine = header.get("engine") or {}
+            suite.add_property("engine", f"{engine.get('name', '?')} {engine.get('version', '')}".strip())
+            suite.add_property("studcheck", str(header.get("studcheck", "")))
+            suites[variant] = suite
+        suites[variant].add_testcase(_testcase(line))
+    for variant in sorted(suites):
+        suites[variant].update_statistics()
+        xml.add_testsuite(suites[variant])
+    xml.update_statistics()
+    return xml
+
+
+def write_junit(lines: Iterable[Mapping[str, Any]], path: Path) -> None:
+    junit_xml(lines).write(str(path), pretty=True)

@@ -1,0 +1,142 @@
+"""The run report: one JSON Lines file (header, one line per case, footer) and the terminal view.
+
+The JSONL report is the canonical record (spec/schema/report.schema.json); JUnit XML and the
+terminal summary are derived from the same verdicts, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import IO, Any
+
+from studcheck import PROTOCOL_VERSION, __version__
+from studcheck.harness.runner import Outcome, Verdict
+from studcheck.protocol.client import truncate
+from studcheck.protocol.messages import EngineInfo
+
+#: outcomes in table order, with their column titles
+COLUMNS: tuple[tuple[Outcome, str], ...] = (
+    (Outcome.PASS, "pass"),
+    (Outcome.FAIL, "fail"),
+    (Outcome.ERROR, "error"),
+    (Outcome.NOT_APPLICABLE, "n/a"),
+    (Outcome.XFAIL, "xfail"),
+    (Outcome.XPASS, "xpass"),
+)
+FAILING = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.XPASS})
+WITH_TRANSCRIPT = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.XFAIL})
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def header_line(*, info: EngineInfo | None, command: str, started: str, cases: Sequence[str]) -> dict[str, Any]:
+    engine: dict[str, Any] | None = None
+    if info is not None:
+        engine = {**info.raw, "name": info.name, "version": info.version, "variants": list(info.variants), "options": dict(info.options)}
+    return {
+        "kind": "header", "studcheck": __version__, "protocol": PROTOCOL_VERSION, "engine": engine,
+        "command": command, "started": started, "cases": list(cases),
+    }
+
+
+def case_line(verdict: Verdict, *, replay: str) -> dict[str, Any]:
+    line: dict[str, Any] = {
+        "kind": "case", "id": verdict.case_id, "outcome": verdict.outcome.value, "variant": verdict.variant,
+        "file": verdict.file, "line": verdict.line, "title": verdict.title, "tags": list(verdict.tags),
+        "rules": list(verdict.rules), "duration_ms": round(verdict.duration * 1000, 3),
+    }
+    if verdict.outcome is not Outcome.PASS:
+        line.update(
+            step=verdict.step, step_text=verdict.step_text, message=verdict.message,
+            mismatches=[m.to_json() for m in verdict.mismatches], problem=verdict.problem,
+            evidence=verdict.evidence, stderr=verdict.stderr, options=dict(verdict.options),
+            xfail_reason=verdict.xfail_reason, replay=replay,
+        )
+    if verdict.outcome in WITH_TRANSCRIPT:
+        line["transcript"] = list(verdict.transcript)
+    return line
+
+
+def counts(verdicts: Iterable[Verdict]) -> dict[str, int]:
+    tally = Counter(verdict.outcome for verdict in verdicts)
+    return {outcome.value: tally.get(outcome, 0) for outcome, _ in COLUMNS}
+
+
+def footer_line(verdicts: Sequence[Verdict], *, duration: float, exit_code: int) -> dict[str, Any]:
+    return {"kind": "footer", "counts": counts(verdicts), "duration_s": round(duration, 3), "exit_code": exit_code}
+
+
+class ReportWriter:
+    """Writes report lines as they come, so a killed run still leaves a readable prefix."""
+
+    def __init__(self, stream: IO[str] | None) -> None:
+        self.stream = stream
+        self.lines: list[dict[str, Any]] = []
+
+    def write(self, line: Mapping[str, Any]) -> None:
+        self.lines.append(dict(line))
+        if self.stream is not None:
+            self.stream.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self.stream.flush()
+
+
+def summary_table(verdicts: Sequence[Verdict]) -> str:
+    """Counts per variant and in total, one row each."""
+    variants = sorted({verdict.variant for verdict in verdicts})
+    rows = [[variant, *_row([v for v in verdicts if v.variant == variant])] for variant in variants]
+    rows.append(["total", *_row(verdicts)])
+    titles = ["variant", *(title for _, title in COLUMNS)]
+    widths = [max(len(str(row[i])) for row in [titles, *rows]) for i in range(len(titles))]
+
+    def fmt(row: Sequence[object]) -> str:
+        first = str(row[0]).ljust(widths[0])
+        return "  ".join([first, *(str(cell).rjust(width) for cell, width in zip(row[1:], widths[1:]))])
+
+    return "\n".join([fmt(titles), *(fmt(row) for row in rows)])
+
+
+def _row(verdicts: Sequence[Verdict]) -> list[int]:
+    tally = Counter(verdict.outcome for verdict in verdicts)
+    return [tally.get(outcome, 0) for outcome, _ in COLUMNS]
+
+
+def describe_failure(verdict: Verdict, *, replay: str) -> str:
+    """A self-contained paragraph: what, where, expected vs actual, how to replay just this case."""
+    where = f"step {verdict.step + 1} `{verdict.step_text}`" if verdict.step is not None else (verdict.step_text or "setup")
+    lines = [f"{verdict.outcome.value.upper()} {verdict.case_id} ({verdict.title})" if verdict.title else f"{verdict.outcome.value.upper()} {verdict.case_id}"]
+    lines.append(f"  at {verdict.location}, {where}")
+    if verdict.message:
+        lines.append(f"  {verdict.message}")
+    for mismatch in verdict.mismatches[:12]:
+        lines.append(f"    {truncate(mismatch.describe(), 400)}")
+    if len(verdict.mismatches) > 12:
+        lines.append(f"    … and {len(verdict.mismatches) - 12} more differences")
+    if verdict.evidence:
+        lines.append(f"  engine output: {verdict.evidence}")
+    if verdict.stderr.strip():
+        tail = verdict.stderr.strip().splitlines()[-5:]
+        lines.append("  engine stderr (last lines):")
+        lines.extend(f"    {truncate(text, 300)}" for text in tail)
+    if verdict.xfail_reason and verdict.outcome is Outcome.XPASS:
+        lines.append(f"  expected-failure reason was: {verdict.xfail_reason}")
+    lines.append(f"  replay: {replay}")
+    return "\n".join(lines)
+
+
+def render_terminal(verdicts: Sequence[Verdict], *, replay: Callable[[str], str], duration: float) -> str:
+    parts = []
+    failing = [verdict for verdict in verdicts if verdict.outcome in FAILING]
+    for verdict in failing:
+        parts.append(describe_failure(verdict, replay=replay(verdict.case_id)))
+    parts.append(summary_table(verdicts))
+    total = counts(verdicts)
+    applicable = len(verdicts) - total[Outcome.NOT_APPLICABLE.value]
+    parts.append(f"{len(verdicts)} cases, {applicable} applicable, in {duration:.2f} s")
+    if verdicts and total[Outcome.ERROR.value] == len(verdicts):
+        parts.append("every case errored: the engine or its adapter is probably broken; try `studcheck smoke --engine ...`")
+    return "\n\n".join(parts)

@@ -1,0 +1,270 @@
+"""Run one case on one engine and decide its verdict.
+
+The runner sends only the setup and the actions (never an expectation), keeps the engine's answers,
+and compares them with the case. Engine misbehaviour is an `error` verdict with evidence; the
+engine is then restarted so the next case starts clean.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from enum import Enum
+from typing import Any
+
+from studcheck.cases.model import Case, Step, StepKind
+from studcheck.harness.compare import Mismatch, compare_final, compare_state, diff_json
+from studcheck.protocol.client import EngineClient, EngineError, truncate
+from studcheck.protocol.messages import EngineInfo, ErrorReason, RequestType
+from studcheck.rules import Options
+
+MAX_RESTART_FAILURES = 3
+
+
+class Outcome(str, Enum):
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    NOT_APPLICABLE = "not_applicable"
+    XFAIL = "xfail"
+    XPASS = "xpass"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Verdict:
+    """What happened to one case; `step` is the 0-based index of the diverging step (None: setup/final)."""
+
+    case_id: str
+    outcome: Outcome
+    variant: str
+    file: str
+    line: int
+    title: str = ""
+    tags: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    step: int | None = None
+    step_text: str | None = None
+    message: str = ""
+    mismatches: tuple[Mismatch, ...] = ()
+    problem: str | None = None
+    evidence: str | None = None
+    stderr: str = ""
+    transcript: tuple[dict[str, Any], ...] = ()
+    duration: float = 0.0
+    xfail_reason: str | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def with_changes(self, **changes: Any) -> Verdict:
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(changes)
+        return Verdict(**values)
+
+
+class CaseFailed(Exception):
+    """The engine broke a rule at some step (verdict `fail`)."""
+
+    def __init__(self, message: str, mismatches: list[Mismatch] | None = None, *, step: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.mismatches = tuple(mismatches or ())
+        self.step = step
+
+
+class NotApplicable(Exception):
+    pass
+
+
+def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None) -> dict[str, Any]:
+    """Every option, explicit: the case's values, else the default if the engine supports it, else one it does.
+
+    Raises NotApplicable when the variant or an option value the case names is not supported.
+    """
+    if not info.supports_variant(case.variant.value):
+        raise NotApplicable(f"the engine does not support the variant {case.variant.value}")
+    chosen: dict[str, Any] = {}
+    for name, default in (defaults or Options()).to_json().items():
+        if name in case.options:
+            value = case.options[name]
+            if not info.supports(name, value):
+                raise NotApplicable(f"the engine does not support {name}={_json(value)}")
+            chosen[name] = value
+        elif info.supports(name, default):
+            chosen[name] = default
+        else:
+            values = info.supported_values(name)
+            if not values:
+                raise NotApplicable(f"the engine declares no supported value for option {name}")
+            chosen[name] = values[0]
+    return chosen
+
+
+def _json(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def new_hand_fields(case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "variant": case.variant.value,
+        "options": dict(options),
+        "stakes": case.stakes.to_json(),
+        "seats": [{"seat": s.seat, "stack": s.stack} for s in case.seats],
+        "deck": [str(card) for card in case.deck],
+        "remade_stub": None if case.remade_stub is None else [str(card) for card in case.remade_stub],
+        "label": case.id,
+    }
+
+
+class Runner:
+    """Runs cases one after another on one engine client (restarting it after an engine error)."""
+
+    def __init__(self, client: EngineClient, *, defaults: Options | None = None) -> None:
+        self.client = client
+        self.defaults = defaults or Options()
+        self._restart_failures = 0
+        self._dead: EngineError | None = None
+
+    def run(self, case: Case) -> Verdict:
+        started = time.perf_counter()
+        base = Verdict(
+            case_id=case.id, outcome=Outcome.PASS, variant=case.variant.value, file=str(case.path), line=case.line,
+            title=case.title, tags=tuple(case.tags), rules=tuple(case.rules),
+        )
+        verdict = self._run(case, base)
+        return verdict.with_changes(duration=time.perf_counter() - started)
+
+    def _run(self, case: Case, base: Verdict) -> Verdict:
+        if not self._ensure_running():
+            assert self._dead is not None
+            return self._error(base, self._dead, prefix="the engine is not running: ")
+        info = self.client.info
+        assert info is not None
+        try:
+            options = choose_options(case, info, self.defaults)
+        except NotApplicable as exc:
+            return base.with_changes(outcome=Outcome.NOT_APPLICABLE, message=str(exc))
+        base = base.with_changes(options=options)
+        self.client.transcript = []
+        step_index: int | None = None
+        try:
+            state = self._setup(case, options)
+            for step_index, step in enumerate(case.steps):
+                state = self._step(step_index, step, state)
+            step_index = None
+            if case.final is not None:
+                found = compare_final(case.final, state.get("result"))
+                if found:
+                    raise CaseFailed("the end of the hand differs from the case", found)
+        except NotApplicable as exc:
+            return base.with_changes(outcome=Outcome.NOT_APPLICABLE, message=str(exc))
+        except CaseFailed as exc:
+            return self._failed(base, case, exc, step_index)
+        except EngineError as exc:
+            verdict = self._error(base, exc, step=step_index, case=case)
+            self._restart()
+            return verdict
+        return base
+
+    def _setup(self, case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
+        response = self.client.request(RequestType.NEW_HAND, new_hand_fields(case, options))
+        if response["ok"]:
+            state: dict[str, Any] = response["state"]
+            return state
+        error = response["error"]
+        if error["reason"] == ErrorReason.UNSUPPORTED.value:
+            raise NotApplicable(f"the engine refused the setup as unsupported: {error['message']}")
+        raise CaseFailed(
+            f"the engine refused a valid hand setup ({error['reason']}: {error['message']})",
+            [Mismatch(path="ok", expected=True, actual=False)],
+        )
+
+    def _step(self, index: int, step: Step, state: dict[str, Any]) -> dict[str, Any]:
+        if step.kind is StepKind.EXPECT:
+            found = compare_state(step.expect or {}, state)
+            if found:
+                raise CaseFailed("the state differs from the case", found)
+            return state
+        fields_: dict[str, Any] = {"seat": step.seat, "action": step.action.value if step.action else None}
+        if step.amount is not None:
+            fields_["amount"] = step.amount
+        response = self.client.request(RequestType.ACT, fields_)
+        if step.kind is StepKind.ACT:
+            if not response["ok"]:
+                error = response["error"]
+                raise CaseFailed(
+                    f"the engine refused a legal action ({error['reason']}: {error['message']})",
+                    [Mismatch(path="ok", expected=True, actual=False)],
+                )
+            new_state: dict[str, Any] = response["state"]
+            return new_state
+        return self._check_refusal(step, response, state)
+
+    def _check_refusal(self, step: Step, response: Mapping[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+        if response["ok"]:
+            raise CaseFailed(
+                f"the engine accepted an action that must be refused ({step.reason})",
+                [Mismatch(path="reason", expected=step.reason, actual=None)],
+            )
+        reason = response["error"]["reason"]
+        if reason != step.reason:
+            raise CaseFailed(
+                f"the engine refused the action for the wrong reason ({response['error']['message']})",
+                [Mismatch(path="reason", expected=step.reason, actual=reason)],
+            )
+        after = self.client.request(RequestType.STATE, {})
+        if not after["ok"]:
+            error = after["error"]
+            raise CaseFailed(f"the engine refused a state request after a refused action ({error['reason']}: {error['message']})")
+        changed = diff_json(before, after["state"])
+        if changed:
+            raise CaseFailed("state changed after refused action", changed)
+        return before
+
+    def _failed(self, base: Verdict, case: Case, exc: CaseFailed, step_index: int | None) -> Verdict:
+        step = case.steps[step_index] if step_index is not None else None
+        return base.with_changes(
+            outcome=Outcome.FAIL,
+            step=step_index,
+            step_text=step.describe() if step is not None else ("final" if case.final is not None else "setup"),
+            line=step.line if step is not None else case.line,
+            message=exc.message,
+            mismatches=exc.mismatches,
+            transcript=tuple(self.client.transcript),
+            stderr=truncate(self.client.stderr_tail(), 4000) if self.client.running else "",
+        )
+
+    def _error(self, base: Verdict, exc: EngineError, *, step: int | None = None, case: Case | None = None, prefix: str = "") -> Verdict:
+        step_obj = case.steps[step] if case is not None and step is not None else None
+        return base.with_changes(
+            outcome=Outcome.ERROR,
+            step=step,
+            step_text=step_obj.describe() if step_obj is not None else None,
+            line=step_obj.line if step_obj is not None else base.line,
+            message=prefix + exc.message,
+            problem=exc.problem.value,
+            evidence=exc.line,
+            stderr=exc.stderr[-4000:],
+            transcript=tuple(self.client.transcript),
+        )
+
+    def _restart(self) -> None:
+        try:
+            self.client.restart()
+            self._restart_failures = 0
+        except EngineError as exc:
+            self._restart_failures += 1
+            self._dead = exc
+
+    def _ensure_running(self) -> bool:
+        if self.client.running:
+            return True
+        if self._restart_failures >= MAX_RESTART_FAILURES:
+            return False
+        self._restart()
+        return self.client.running

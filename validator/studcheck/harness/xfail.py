@@ -1,0 +1,72 @@
+"""Expected failures: an engine's list of case IDs it knows it fails, each with a reason.
+
+Strict by design: a listed case that passes is `xpass` and fails the run (so the list shrinks as
+the engine is fixed), and an ID that names no case is a configuration error (so typos and retired
+cases do not silently hide failures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import yaml
+
+from studcheck.harness.runner import Outcome, Verdict
+
+
+class ConfigError(ValueError):
+    """A problem with the harness's inputs (exit code 2)."""
+
+
+def parse_xfail(text: str, *, source: str = "<xfail>") -> dict[str, str]:
+    """`- {id: SH-BRI-004, reason: "..."}` entries -> {id: reason}."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: not valid YAML: {exc}") from None
+    if data is None:
+        return {}
+    if not isinstance(data, list):
+        raise ConfigError(f"{source}: must be a list of entries like `- {{id: SH-BRI-004, reason: \"...\"}}`")
+    entries: dict[str, str] = {}
+    for number, entry in enumerate(data, start=1):
+        if not isinstance(entry, Mapping) or set(entry) - {"id", "reason"}:
+            raise ConfigError(f"{source}: entry {number} must have exactly the keys id and reason")
+        case_id, reason = entry.get("id"), entry.get("reason")
+        if not isinstance(case_id, str) or not case_id:
+            raise ConfigError(f"{source}: entry {number} has no case id")
+        if not isinstance(reason, str) or not reason.strip():
+            raise ConfigError(f"{source}: entry {number} ({case_id}) needs a reason")
+        if case_id in entries:
+            raise ConfigError(f"{source}: {case_id} is listed twice")
+        entries[case_id] = reason.strip()
+    return entries
+
+
+def load_xfail(path: Path, known_ids: Iterable[str]) -> dict[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read the expected-failure file {path}: {exc.strerror}") from None
+    entries = parse_xfail(text, source=str(path))
+    known = set(known_ids)
+    unknown = sorted(set(entries) - known)
+    if unknown:
+        raise ConfigError(f"{path}: these IDs name no case in the suite: {', '.join(unknown)}")
+    return entries
+
+
+def apply_xfail(verdict: Verdict, entries: Mapping[str, str]) -> Verdict:
+    """fail or error -> xfail; pass -> xpass; not applicable stays not applicable."""
+    reason = entries.get(verdict.case_id)
+    if reason is None:
+        return verdict
+    if verdict.outcome in (Outcome.FAIL, Outcome.ERROR):
+        return verdict.with_changes(outcome=Outcome.XFAIL, xfail_reason=reason)
+    if verdict.outcome is Outcome.PASS:
+        return verdict.with_changes(
+            outcome=Outcome.XPASS, xfail_reason=reason,
+            message="listed as an expected failure but passed: remove it from the expected-failure file",
+        )
+    return verdict

@@ -1,0 +1,1 @@
+"""The JSON Lines protocol between the harness and an engine under test (spec/protocol.md)."""

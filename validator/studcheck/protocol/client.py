@@ -1,0 +1,390 @@
+"""The harness side of the protocol: talk to an engine, never hang, never trust its output.
+
+An engine is any program speaking JSON Lines on stdin/stdout. Everything it can do wrong (not
+start, die, stall, print non-JSON, print 20 MB, flood stderr, answer the wrong `seq`, send a
+response outside the schema) becomes an `EngineError` with evidence, never a hang or a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from enum import Enum
+from typing import IO, Any, Protocol
+
+from studcheck import __version__
+from studcheck.protocol.messages import (
+    PROTOCOL,
+    EngineInfo,
+    RequestType,
+    encode,
+    response_kind,
+    schema_problem,
+)
+
+MAX_LINE_BYTES = 8 * 1024 * 1024
+STDERR_KEEP_BYTES = 64 * 1024
+EVIDENCE_CHARS = 300
+DEFAULT_TIMEOUT = 5.0
+DEFAULT_STARTUP_TIMEOUT = 20.0
+
+
+class Problem(str, Enum):
+    """What kind of misbehaviour an `EngineError` reports (appears in reports)."""
+
+    START = "start"
+    TIMEOUT = "timeout"
+    CRASH = "crash"
+    NOT_JSON = "not_json"
+    LINE_TOO_LONG = "line_too_long"
+    WRONG_SEQ = "wrong_seq"
+    BAD_RESPONSE = "bad_response"
+    PROTOCOL_VERSION = "protocol_version"
+
+
+class EngineError(Exception):
+    """The engine broke the protocol (verdict `error`); `line` is the offending output, truncated."""
+
+    def __init__(self, problem: Problem, message: str, *, line: str | None = None, stderr: str = "") -> None:
+        super().__init__(message)
+        self.problem = problem
+        self.message = message
+        self.line = line
+        self.stderr = stderr
+
+
+def truncate(text: str, limit: int = EVIDENCE_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters in all)"
+
+
+def _show(raw: bytes) -> str:
+    return truncate(raw.decode("utf-8", errors="replace").rstrip("\n"))
+
+
+class Transport(Protocol):
+    """A line pipe to one engine process (or the in-process reference engine)."""
+
+    def start(self) -> None: ...
+
+    def send(self, line: bytes) -> None: ...
+
+    def receive(self, timeout: float) -> bytes: ...
+
+    def stderr_tail(self) -> str: ...
+
+    def close(self) -> None: ...
+
+
+_EOF = object()
+
+
+class SubprocessTransport:
+    """An engine subprocess; stdout and stderr are read by daemon threads so nothing can block us."""
+
+    def __init__(self, argv: Sequence[str], *, max_line: int = MAX_LINE_BYTES, stderr_keep: int = STDERR_KEEP_BYTES) -> None:
+        self.argv = list(argv)
+        self._max_line = max_line
+        self._stderr_keep = stderr_keep
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[object] = queue.Queue()
+        self._stderr = bytearray()
+        self._stderr_lock = threading.Lock()
+
+    def start(self) -> None:
+        self._lines = queue.Queue()
+        self._stderr = bytearray()
+        try:
+            self._process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=(os.name == "posix"),
+            )
+        except OSError as exc:
+            raise EngineError(Problem.START, f"cannot start the engine {shlex.join(self.argv)!r}: {exc}") from None
+        assert self._process.stdout is not None and self._process.stderr is not None
+        threading.Thread(target=self._read_stdout, args=(self._process.stdout, self._lines), daemon=True).start()
+        threading.Thread(target=self._read_stderr, args=(self._process.stderr,), daemon=True).start()
+
+    def _read_stdout(self, stream: IO[bytes], lines: queue.Queue[object]) -> None:
+        try:
+            while True:
+                line = stream.readline(self._max_line + 1)
+                if not line:
+                    break
+                if len(line) > self._max_line and not line.endswith(b"\n"):
+                    lines.put(EngineError(Problem.LINE_TOO_LONG, f"the engine wrote a line longer than {self._max_line} bytes", line=_show(line[:EVIDENCE_CHARS])))
+                    return
+                lines.put(line)
+        except (OSError, ValueError):
+            pass
+        lines.put(_EOF)
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        reader = getattr(stream, "read1", stream.read)
+        try:
+            while True:
+                chunk = reader(65536)
+                if not chunk:
+                    return
+                with self._stderr_lock:
+                    self._stderr += chunk
+                    if len(self._stderr) > 2 * self._stderr_keep:
+                        del self._stderr[: len(self._stderr) - self._stderr_keep]
+        except (OSError, ValueError):
+            return
+
+    def send(self, line: bytes) -> None:
+        process = self._process
+        if process is None or process.stdin is None:
+            raise EngineError(Problem.CRASH, "the engine is not running")
+        try:
+            process.stdin.write(line)
+            process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineError(Problem.CRASH, f"the engine stopped reading its input{self._exit_note()}") from None
+
+    def receive(self, timeout: float) -> bytes:
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise EngineError(Problem.TIMEOUT, f"no answer within {timeout:g} s")
+            try:
+                item = self._lines.get(timeout=remaining)
+            except queue.Empty:
+                raise EngineError(Problem.TIMEOUT, f"no answer within {timeout:g} s") from None
+            if isinstance(item, EngineError):
+                raise item
+            if item is _EOF:
+                raise EngineError(Problem.CRASH, f"the engine closed its output{self._exit_note(wait=1.0)}")
+            assert isinstance(item, bytes)
+            if item.strip():
+                return item
+
+    def _exit_note(self, wait: float = 0.2) -> str:
+        process = self._process
+        if process is None:
+            return ""
+        try:
+            code = process.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return " (the process is still running)"
+        return f" (exit code {code})"
+
+    def stderr_tail(self) -> str:
+        with self._stderr_lock:
+            data = bytes(self._stderr[-self._stderr_keep :])
+        return data.decode("utf-8", errors="replace")
+
+    def close(self) -> None:
+        process = self._process
+        if process is None:
+            return
+        self._process = None
+        try:
+            if process.stdin is not None:
+                process.stdin.close()
+        except OSError:
+            pass
+        try:
+            process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            self._kill(process)
+        for stream in (process.stdout, process.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+    @staticmethod
+    def _kill(process: subprocess.Popen[bytes]) -> None:
+        try:
+            if os.name == "posix":
+                os.killpg(process.pid, signal.SIGKILL)
+            else:
+                process.kill()
+        except OSError:
+            pass
+        try:
+            process.wait(timeout=5.0)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+class InProcessTransport:
+    """The reference engine in this process, through the same JSON lines (so the paths cannot drift)."""
+
+    def __init__(self, server_factory: Callable[[], Any] | None = None) -> None:
+        self._factory = server_factory
+        self._server: Any = None
+        self._pending: list[bytes] = []
+        self._log: list[str] = []
+
+    def start(self) -> None:
+        if self._factory is None:
+            from studcheck.protocol.serve import Server
+
+            self._server = Server()
+        else:
+            self._server = self._factory()
+        self._pending = []
+
+    def send(self, line: bytes) -> None:
+        if self._server is None:
+            raise EngineError(Problem.CRASH, "the engine is not running")
+        try:
+            request = json.loads(line)
+            response = self._server.handle(request)
+            self._pending.append(encode(response))
+        except Exception:  # a reference-engine bug: report it like a crashed engine
+            self._log.append(traceback.format_exc())
+            self._server = None
+            raise EngineError(Problem.CRASH, "the in-process engine raised an exception", stderr=self.stderr_tail()) from None
+
+    def receive(self, timeout: float) -> bytes:
+        if not self._pending:
+            raise EngineError(Problem.TIMEOUT, "no answer (in-process engine)")
+        return self._pending.pop(0)
+
+    def stderr_tail(self) -> str:
+        return "".join(self._log)[-STDERR_KEEP_BYTES:]
+
+    def close(self) -> None:
+        self._server = None
+
+
+def engine_argv(command: str, *, shell: bool = False) -> list[str]:
+    """The argv for `--engine CMD`: split like a POSIX shell, or run by /bin/sh with `--shell`."""
+    if shell:
+        return ["/bin/sh", "-c", command] if os.name == "posix" else ["cmd", "/c", command]
+    return shlex.split(command)
+
+
+def reference_argv() -> list[str]:
+    return [sys.executable, "-m", "studcheck", "serve"]
+
+
+class EngineClient:
+    """Requests with seq numbers, response checks, a transcript, and restart after a failure."""
+
+    def __init__(
+        self,
+        transport_factory: Callable[[], Transport],
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+        validate: bool = True,
+        harness: str = f"studcheck {__version__}",
+    ) -> None:
+        self._factory = transport_factory
+        self.timeout = timeout
+        self.startup_timeout = max(startup_timeout, timeout)
+        self.validate = validate
+        self.harness = harness
+        self._transport: Transport | None = None
+        self._seq = 0
+        self.info: EngineInfo | None = None
+        self.transcript: list[dict[str, Any]] = []
+        self.restarts = 0
+
+    @property
+    def running(self) -> bool:
+        return self._transport is not None
+
+    def start(self) -> EngineInfo:
+        """Start the engine and handshake; raises EngineError if either fails."""
+        transport = self._factory()
+        self._transport = transport
+        try:
+            transport.start()
+            response = self.request(RequestType.HELLO, {"protocol": PROTOCOL, "harness": self.harness}, timeout=self.startup_timeout)
+        except EngineError:
+            self.stop(polite=False)
+            raise
+        if response.get("ok") is not True:
+            error = response.get("error", {})
+            self.stop(polite=False)
+            raise EngineError(Problem.START, f"the engine refused hello: {error.get('reason')}: {error.get('message')}")
+        self.info = EngineInfo.from_response(response)
+        return self.info
+
+    def restart(self) -> EngineInfo:
+        self.stop(polite=False)
+        self.restarts += 1
+        return self.start()
+
+    def stop(self, *, polite: bool = True) -> None:
+        """Send `bye` (if polite and running), then close the pipe and reap the process."""
+        transport = self._transport
+        if transport is None:
+            return
+        if polite:
+            try:
+                self.request(RequestType.BYE, {}, timeout=min(self.timeout, 2.0))
+            except EngineError:
+                pass
+        self._transport = None
+        transport.close()
+
+    def stderr_tail(self) -> str:
+        return self._transport.stderr_tail() if self._transport is not None else ""
+
+    def request(self, kind: RequestType, fields: Mapping[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
+        """Send one request and return the checked response (ok true or false)."""
+        transport = self._transport
+        if transport is None:
+            raise EngineError(Problem.CRASH, "the engine is not running")
+        self._seq += 1
+        message = {"type": kind.value, "seq": self._seq, **fields}
+        entry: dict[str, Any] = {"request": message}
+        self.transcript.append(entry)
+        try:
+            transport.send(encode(message))
+            raw = transport.receive(self.timeout if timeout is None else timeout)
+            response = self._check(kind, raw, entry)
+        except EngineError as exc:
+            exc.stderr = exc.stderr or transport.stderr_tail()
+            raise
+        return response
+
+    def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any]) -> dict[str, Any]:
+        try:
+            response = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            entry["raw"] = _show(raw)
+            raise EngineError(Problem.NOT_JSON, "the engine printed something that is not JSON on stdout", line=_show(raw)) from None
+        entry["response"] = response
+        if not isinstance(response, dict):
+            raise EngineError(Problem.BAD_RESPONSE, "the engine's answer is not a JSON object", line=_show(raw))
+        if response.get("seq") != self._seq:
+            raise EngineError(
+                Problem.WRONG_SEQ,
+                f"the engine answered seq {response.get('seq')!r} to request seq {self._seq}",
+                line=_show(raw),
+            )
+        if not isinstance(response.get("ok"), bool):
+            raise EngineError(Problem.BAD_RESPONSE, "the engine's answer has no boolean `ok`", line=_show(raw))
+        if kind is RequestType.HELLO and response.get("ok") and response.get("protocol") != PROTOCOL:
+            raise EngineError(
+                Problem.PROTOCOL_VERSION,
+                f"the engine speaks protocol {response.get('protocol')!r}; this harness speaks protocol {PROTOCOL}",
+                line=_show(raw),
+            )
+        if self.validate:
+            definition = response_kind(kind, response).value
+            problem = schema_problem(definition, response)
+            if problem is not None:
+                raise EngineError(Problem.BAD_RESPONSE, f"the answer to {kind.value} breaks the protocol schema: {problem}", line=_show(raw))
+        return response

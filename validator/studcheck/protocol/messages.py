@@ -1,0 +1,198 @@
+"""Protocol v1 messages: request builders, response checks and the protocol JSON Schema.
+
+Requests are plain frozen dataclasses so the runner cannot forget a field; responses stay dicts
+(they come from arbitrary programs) and are checked against spec/schema/protocol.schema.json.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import lru_cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from studcheck.resources import schema_path
+
+PROTOCOL = 1
+
+
+class RequestType(str, Enum):
+    HELLO = "hello"
+    NEW_HAND = "new_hand"
+    ACT = "act"
+    STATE = "state"
+    BYE = "bye"
+
+
+class ErrorReason(str, Enum):
+    """Engine reasons (contract section 6, in checking order) plus the protocol's own three."""
+
+    HAND_OVER = "hand_over"
+    UNKNOWN_SEAT = "unknown_seat"
+    OUT_OF_TURN = "out_of_turn"
+    ILLEGAL_ACTION = "illegal_action"
+    RAISE_CAP_REACHED = "raise_cap_reached"
+    BETTING_NOT_REOPENED = "betting_not_reopened"
+    INVALID_AMOUNT = "invalid_amount"
+    BAD_REQUEST = "bad_request"
+    NO_HAND = "no_hand"
+    UNSUPPORTED = "unsupported"
+
+
+class ResponseKind(str, Enum):
+    """Which response schema applies (by the request that was sent and the `ok` flag)."""
+
+    HELLO = "response_hello"
+    STATE = "response_state"
+    BYE = "response_bye"
+    ERROR = "response_error"
+
+
+#: Integer options whose support may be declared as "any" instead of a list of values.
+OPEN_INT_OPTIONS = frozenset({"rake_percent", "rake_cap"})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hello:
+    seq: int
+    harness: str
+    protocol: int = PROTOCOL
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": RequestType.HELLO.value, "seq": self.seq, "protocol": self.protocol, "harness": self.harness}
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewHand:
+    seq: int
+    variant: str
+    options: Mapping[str, Any]
+    stakes: Mapping[str, int]
+    seats: Sequence[Mapping[str, int]]
+    deck: Sequence[str]
+    remade_stub: Sequence[str] | None
+    label: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": RequestType.NEW_HAND.value,
+            "seq": self.seq,
+            "variant": self.variant,
+            "options": dict(self.options),
+            "stakes": dict(self.stakes),
+            "seats": [dict(seat) for seat in self.seats],
+            "deck": list(self.deck),
+            "remade_stub": None if self.remade_stub is None else list(self.remade_stub),
+            "label": self.label,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Act:
+    seq: int
+    seat: int
+    action: str
+    amount: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        message: dict[str, Any] = {"type": RequestType.ACT.value, "seq": self.seq, "seat": self.seat, "action": self.action}
+        if self.amount is not None:
+            message["amount"] = self.amount
+        return message
+
+
+@dataclass(frozen=True, kw_only=True)
+class StateRequest:
+    seq: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": RequestType.STATE.value, "seq": self.seq}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Bye:
+    seq: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": RequestType.BYE.value, "seq": self.seq}
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineInfo:
+    """What the engine said about itself in its `hello` answer."""
+
+    name: str
+    version: str
+    variants: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=dict)
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_response(cls, response: Mapping[str, Any]) -> EngineInfo:
+        engine = response.get("engine", {})
+        return cls(
+            name=str(engine.get("name", "")),
+            version=str(engine.get("version", "")),
+            variants=tuple(response.get("variants", ())),
+            options=dict(response.get("options", {})),
+            raw=dict(engine),
+        )
+
+    def supports_variant(self, variant: str) -> bool:
+        return variant in self.variants
+
+    def supports(self, option: str, value: Any) -> bool:
+        """`value` is one the engine declared (bools and ints are told apart: true is not 1)."""
+        declared = self.options.get(option)
+        if declared == "any":
+            return option in OPEN_INT_OPTIONS and isinstance(value, int) and not isinstance(value, bool)
+        if not isinstance(declared, list):
+            return False
+        return any(type(item) is type(value) and item == value for item in declared)
+
+    def supported_values(self, option: str) -> list[Any]:
+        declared = self.options.get(option)
+        return list(declared) if isinstance(declared, list) else []
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One protocol line: compact JSON, UTF-8, newline-terminated."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+
+
+@lru_cache(maxsize=1)
+def protocol_schema() -> dict[str, Any]:
+    with open(schema_path("protocol"), encoding="utf-8") as handle:
+        schema: dict[str, Any] = json.load(handle)
+    return schema
+
+
+@lru_cache(maxsize=None)
+def _validator(definition: str) -> Draft202012Validator:
+    schema = protocol_schema()
+    wrapper = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
+    return Draft202012Validator(wrapper)
+
+
+def schema_problem(definition: str, message: Any) -> str | None:
+    """The first reason `message` does not match `$defs/<definition>`, or None if it does."""
+    validator = _validator(definition)
+    error = next(iter(validator.iter_errors(message)), None)
+    if error is None:
+        return None
+    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path)
+    return f"{where.lstrip('.') or '(top level)'}: {error.message}"
+
+
+def response_kind(request_type: RequestType, response: Mapping[str, Any]) -> ResponseKind:
+    if response.get("ok") is False:
+        return ResponseKind.ERROR
+    if request_type is RequestType.HELLO:
+        return ResponseKind.HELLO
+    if request_type is RequestType.BYE:
+        return ResponseKind.BYE
+    return ResponseKind.STATE

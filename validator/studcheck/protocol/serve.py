@@ -1,0 +1,148 @@
+"""The reference engine behind the protocol: `studcheck serve` and the in-process transport.
+
+`Server.handle` is pure (one request dict in, one response dict out, no I/O) so the subprocess
+path (`serve`) and the in-process path run exactly the same code.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from collections.abc import Callable, Mapping
+from typing import IO, Any
+
+from studcheck import __version__
+from studcheck.cards import CardError, parse_cards
+from studcheck.protocol.messages import OPEN_INT_OPTIONS, PROTOCOL, ErrorReason, RequestType, encode, schema_problem
+from studcheck.rules import ActionType, Options, SeatSetup, SetupError, Stakes, Variant, option_values
+
+ENGINE_NAME = "studcheck-reference"
+
+HandFactory = Callable[..., Any]
+
+
+def _error(seq: Any, reason: ErrorReason | str, message: str) -> dict[str, Any]:
+    value = reason.value if isinstance(reason, ErrorReason) else str(reason)
+    return {"seq": seq, "ok": False, "error": {"reason": value, "message": message}}
+
+
+def declared_options() -> dict[str, Any]:
+    """Every option value the reference engine supports, in hello's shape."""
+    values: dict[str, Any] = option_values()
+    for name in OPEN_INT_OPTIONS:
+        values[name] = "any"
+    return values
+
+
+class Server:
+    """One engine session: at most one current hand, replaced by each `new_hand`."""
+
+    def __init__(self, hand_factory: HandFactory | None = None) -> None:
+        if hand_factory is None:
+            from studcheck.engine import Hand
+
+            hand_factory = Hand
+        self._hand_factory = hand_factory
+        self._hand: Any = None
+        self.finished = False
+
+    def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        if not isinstance(request, Mapping):
+            return _error(None, ErrorReason.BAD_REQUEST, "a request must be a JSON object")
+        seq = request.get("seq")
+        try:
+            kind = RequestType(request.get("type"))
+        except ValueError:
+            known = ", ".join(t.value for t in RequestType)
+            return _error(seq, ErrorReason.BAD_REQUEST, f"unknown request type {request.get('type')!r} (known: {known})")
+        problem = schema_problem(f"request_{kind.value}", request)
+        if problem is not None:
+            return _error(seq, ErrorReason.BAD_REQUEST, f"{kind.value}: {problem}")
+        handler = getattr(self, f"_{kind.value}")
+        response: dict[str, Any] = handler(seq, request)
+        return response
+
+    def _hello(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+        if request["protocol"] != PROTOCOL:
+            return _error(seq, ErrorReason.UNSUPPORTED, f"this engine speaks protocol {PROTOCOL}, not {request['protocol']}")
+        return {
+            "seq": seq,
+            "ok": True,
+            "protocol": PROTOCOL,
+            "engine": {"name": ENGINE_NAME, "version": __version__},
+            "variants": [variant.value for variant in Variant],
+            "options": declared_options(),
+        }
+
+    def _new_hand(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+        self._hand = None
+        try:
+            stub = request["remade_stub"]
+            hand = self._hand_factory(
+                variant=Variant(request["variant"]),
+                options=Options.from_json(request["options"]),
+                stakes=Stakes(**request["stakes"]),
+                seats=[SeatSetup(seat=s["seat"], stack=s["stack"]) for s in request["seats"]],
+                deck=list(parse_cards(request["deck"])),
+                remade_stub=None if stub is None else list(parse_cards(stub)),
+            )
+        except SetupError as exc:
+            return _error(seq, ErrorReason.BAD_REQUEST, f"{exc.field}: {exc.message}")
+        except CardError as exc:
+            return _error(seq, ErrorReason.BAD_REQUEST, f"deck: {exc}")
+        self._hand = hand
+        return {"seq": seq, "ok": True, "state": hand.snapshot()}
+
+    def _act(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+        from studcheck.engine import Action, IllegalAction
+
+        if self._hand is None:
+            return _error(seq, ErrorReason.NO_HAND, "no current hand: send new_hand first")
+        action = Action(seat=request["seat"], action=ActionType(request["action"]), amount=request.get("amount"))
+        try:
+            self._hand.apply(action)
+        except IllegalAction as exc:
+            return _error(seq, exc.reason.value, exc.message)
+        return {"seq": seq, "ok": True, "state": self._hand.snapshot()}
+
+    def _state(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+        if self._hand is None:
+            return _error(seq, ErrorReason.NO_HAND, "no current hand: send new_hand first")
+        return {"seq": seq, "ok": True, "state": self._hand.snapshot()}
+
+    def _bye(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+        self.finished = True
+        return {"seq": seq, "ok": True}
+
+
+def serve(stdin: IO[bytes], stdout: IO[bytes], server: Server | None = None) -> int:
+    """Answer one JSON line per request line until `bye` or end of input; flush every answer."""
+    server = server or Server()
+    for raw in stdin:
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            request = json.loads(line)
+        except (ValueError, UnicodeDecodeError) as exc:
+            response = _error(None, ErrorReason.BAD_REQUEST, f"not a JSON line: {exc}")
+        else:
+            try:
+                response = server.handle(request)
+            except Exception:  # a reference-engine bug: say so on stderr and stop, like any engine crash
+                traceback.print_exc(file=sys.stderr)
+                return 70
+        stdout.write(encode(response))
+        stdout.flush()
+        if server.finished:
+            break
+    return 0
+
+
+def main() -> int:
+    return serve(sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -100,7 +100,7 @@ def _check_stub(stub: int, live: int, *, burn_cards: bool, short_stub: ShortStub
     required = live + (1 if burn_cards else 0) + (1 if short_stub is ShortStub.REMAKE else 0)
     if stub < required:
         raise DeckError(
-            f"{live} players reach seventh street with {stub} cards left in the stub, fewer than the {required} "
+            f"{live} players reach seventh street with {stub} card{'' if stub == 1 else 's'} left in the stub, fewer than the {required} "
             f"needed ({short_stub.value} procedure): per-seat cards cannot describe a short stub; "
             f"give the whole deck with `deck:` (and `remade_stub:` if it matters)")
 
@@ -112,7 +112,7 @@ def build_deck(seat_cards: Mapping[int, Sequence[Card | None]], burns: Sequence[
                           burn_cards=burn_cards, short_stub=short_stub)
     if len(burns) > len(plan.burn_positions):
         why = " (burn_cards is false)" if not burn_cards else ""
-        raise DeckError(f"{len(burns)} burn cards listed but this deal burns only {len(plan.burn_positions)}{why}",
+        raise DeckError(f"{len(burns)} burn card{'' if len(burns) == 1 else 's'} listed but this deal burns only {len(plan.burn_positions)}{why}",
                         field="burns")
     slots: list[Card | None] = [None] * DECK_SIZE
     owners: dict[Card, str] = {}

@@ -18,7 +18,16 @@ import yaml
 from studcheck.cards import Card, CardError, parse_card
 from studcheck.cases.deck import DeckError, build_deck, check_full_deck
 from studcheck.cases.model import Case, Step, StepKind
-from studcheck.cases.source import LineDict, LineList, SourceError, line_of, parse_yaml, schema_problems, to_json_view
+from studcheck.cases.source import (
+    LineDict,
+    LineList,
+    SourceError,
+    line_of,
+    parse_yaml,
+    schema_problems,
+    to_json_view,
+    where,
+)
 from studcheck.resources import cases_dir, spec_dir
 from studcheck.rules import (
     ACTION_ORDER,
@@ -108,8 +117,8 @@ def _analyse(result: Analysis) -> None:
     raw = to_json_view(documents[0][1])
     result.raw = raw
     if not isinstance(raw, dict):
-        result.add(getattr(raw, "line", 1), "a case file holds one YAML mapping (id, title, rules, ...), "
-                   f"found {type(raw).__name__}")
+        found = "a list" if isinstance(raw, list) else f"the value {raw!r}"
+        result.add(getattr(raw, "line", 1), f"a case file holds one YAML mapping (id, title, rules, ...), found {found}")
         return
     for line, message in schema_problems(raw):
         result.add(line, message)
@@ -177,7 +186,7 @@ class _Builder:
                 cards.append(parse_card(token))
             except CardError as exc:
                 line = self.line(*path, index) if isinstance(value, list) else self.line(*path)
-                self.report(line, f"{'.'.join(map(str, path))}: {exc}")
+                self.report(line, f"{where(path)}: {exc}")
                 return None
         return cards
 
@@ -240,7 +249,7 @@ class _Builder:
 
     def action(self, text: str, path: Sequence[Any], *, kind: StepKind) -> tuple[int, ActionType, int | None] | None:
         line = self.line(*path)
-        label = f"{'.'.join(map(str, path[:1]))}[{path[1]}]" if len(path) > 1 else str(path[0])
+        label = where(path)
         match = _ACTION_RE.match(text)
         if match is None:
             self.report(line, f"{label}: {text!r} is not 'SEAT ACTION [AMOUNT]'")
@@ -300,7 +309,7 @@ class _Builder:
         unseated = sorted({int(seat) for seat in seats} - self.seated)
         if unseated:
             names = ", ".join(map(str, unseated))
-            self.report(self.line(*path), f"{'.'.join(map(str, path))}: seat {names} is not seated "
+            self.report(self.line(*path), f"{where(path)}: seat {names} is not seated "
                                           f"(seated: {self._seated_text()})")
             return False
         return True

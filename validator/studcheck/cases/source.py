@@ -102,14 +102,24 @@ def parse_yaml(text: str) -> list[tuple[int, Any]]:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 1
         message = " ".join(part for part in (exc.context, exc.problem) if part)
-        if "'\\t'" in message or "\t" in message:
-            message += " (YAML does not allow tabs for indentation: use spaces)"
-        raise SourceError(line, f"invalid YAML: {message}") from None
+        raise SourceError(line, f"invalid YAML: {message}{_yaml_hint(text, line)}") from None
     except yaml.YAMLError as exc:
         raise SourceError(1, f"invalid YAML: {exc}") from None
     finally:
         loader.dispose()
     return documents
+
+
+def _yaml_hint(text: str, line: int) -> str:
+    """A hint for the two YAML mistakes case authors make most."""
+    lines = text.splitlines()
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    indent = source[: len(source) - len(source.lstrip())]
+    if "\t" in indent:
+        return " (YAML does not allow tabs for indentation: use spaces)"
+    if "??" in source and "{" in source:
+        return " (inside {...} a card list starting with ?? must be quoted: cards: '?? ?? 2c')"
+    return ""
 
 
 def to_json_view(value: Any) -> Any:
@@ -201,6 +211,9 @@ def _explain(root: Any, error: ValidationError) -> Iterator[tuple[int, str]]:
                          + ", ".join(map(str, error.validator_value)))
             return
         yield line, f"{prefix}{node!r} is not one of: {', '.join(map(str, error.validator_value))}"
+        return
+    if kind == "pattern" and error.schema.get("title") == "seat number":
+        yield line_of(root, [*path, node]), f"{prefix}{node!r} is not a seat number (1 to 8)"
         return
     if kind == "pattern":
         yield line, prefix + _pattern_message(str(error.schema.get("title", "")), node)

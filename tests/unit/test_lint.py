@@ -1,0 +1,126 @@
+"""`studcheck lint` on the bad-case corpus: one problem per file, on the right line, saying why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from studcheck.cases.lint import lint, lint_files
+
+BAD = Path(__file__).resolve().parents[1] / "bad_cases"
+
+# file -> (line, message substring). Lines: every file is the same small hand (comment on line 1,
+# id 2, title 3, rules 4, tags 5, variant 6, stakes 7, seats 8, seat 1 on 9, seat 2 on 10, steps 11,
+# "act: 1 bring_in 2" on 12, "act: 2 fold" on 13) with one defect; inserted lines shift the rest.
+EXPECTED: dict[str, tuple[int, str]] = {
+    "wrong_extension.yml": (1, "case files end in .yaml"),
+    "amount_on_fold.yaml": (13, "fold takes no amount"),
+    "bad_action.yaml": (13, "'2 allin': an action is 'SEAT ACTION [AMOUNT]'"),
+    "bad_card_10h.yaml": (10, "invalid card '10h': use T for ten"),
+    "bad_card_lowercase.yaml": (10, "ranks are upper case"),
+    "bad_id.yaml": (2, "an id is upper-case words joined by '-'"),
+    "bad_legal.yaml": (12, "steps[0].expect.legal[1]: 'complete'"),
+    "bad_option_value.yaml": (8, "options.max_raises: 5 is not one of: 3, 4"),
+    "bad_stakes.yaml": (7, "stakes.bring_in: must be less than the small bet"),
+    "community_card.yaml": (11, "community: expected null"),
+    "deck_51_cards.yaml": (11, "deck has 51 cards, a deck is all 52 (missing: As)"),
+    "deck_and_cards.yaml": (9, "seats.1.cards: not allowed together with deck"),
+    "duplicate_card.yaml": (10, "card Ah is dealt twice: seat 1's first down card and seat 2's second down card"),
+    "duplicate_card_burn.yaml": (11, "card Qd is dealt twice: seat 2's second down card and the burn before fourth street"),
+    "duplicate_id_a.yaml": (2, "duplicate id BAD-DUP-001 (also at " + str(BAD / "duplicate_id_b.yaml") + ":3)"),
+    "duplicate_id_b.yaml": (3, "duplicate id BAD-DUP-001 (also at " + str(BAD / "duplicate_id_a.yaml") + ":2)"),
+    "duplicate_yaml_key.yaml": (7, "duplicate key 'variant' (first on line 6)"),
+    "empty.yaml": (1, "empty file"),
+    "fractional_stack.yaml": (10, "seats.2.stack: expected integer"),
+    "generated_without_tag.yaml": (7, "`generated: true` and the tag `generated` go together"),
+    "id_variant_mismatch.yaml": (2, "starts with RZ but the variant is stud_high"),
+    "lone_street.yaml": (9, "only seat 1 is dealt fourth street"),
+    "missing_amount.yaml": (12, "'1 bring_in' needs an amount"),
+    "missing_key.yaml": (2, "missing key 'stakes'"),
+    "not_mapping.yaml": (2, "found a list"),
+    "not_yaml.yaml": (11, "invalid YAML"),
+    "one_seat.yaml": (8, "a hand needs 2 to 8 seated players, got 1"),
+    "protocol_reason.yaml": (12, "'bad_request' is a protocol-level reason"),
+    "remade_stub_without_deck.yaml": (11, "remade_stub: needs an explicit deck"),
+    "rule_wrong_variant.yaml": (4, "BET.FIRST-ACTOR.LOW does not apply to stud_high"),
+    "seat_nine.yaml": (10, "'9' is not a seat number (1 to 8)"),
+    "seat_without_cards.yaml": (10, "seats.2: no cards"),
+    "short_stub_per_seat.yaml": (8, "8 players reach seventh street with 1 card left in the stub, fewer than the 10 needed"),
+    "tab_indent.yaml": (10, "YAML does not allow tabs for indentation"),
+    "too_few_cards.yaml": (10, "seats.2.cards: 2 cards listed"),
+    "too_many_burns.yaml": (11, "burns: 1 burn card listed but this deal burns only 0"),
+    "too_many_cards.yaml": (9, "seats.1.cards: 8 cards listed"),
+    "two_documents.yaml": (15, "one case per file: found 2 YAML documents"),
+    "two_kinds_step.yaml": (13, "a step has exactly one of act, reject, expect (found: act, expect)"),
+    "unknown_expect_key.yaml": (13, "steps[1].expect: unknown key 'pot'"),
+    "unknown_key.yaml": (7, "unknown key 'author'"),
+    "unknown_option.yaml": (8, "options: unknown key 'raise_cap'"),
+    "unknown_rule.yaml": (6, "unknown rule id 'BET.ORDR'"),
+    "unknown_seat_but_seated.yaml": (12, "reason unknown_seat but seat 2 is seated"),
+    "unknown_tag.yaml": (5, "unknown tag 'bettin'"),
+    "unquoted_wildcard.yaml": (10, "a card list starting with ?? must be quoted"),
+    "unseated_act.yaml": (13, "steps[1]: seat 5 is not seated (seated: 1 2)"),
+    "unseated_expect.yaml": (14, "steps[2].expect.stacks: seat 4 is not seated"),
+    "unseated_reject.yaml": (12, "seat 7 is not seated, so the reason can only be unknown_seat"),
+    "wrong_reason.yaml": (12, "'not_your_turn' is not one of: hand_over"),
+}
+
+
+@pytest.fixture(scope="module")
+def corpus() -> tuple[list[Path], dict[str, list[tuple[int, str]]]]:
+    files, problems = lint_files([BAD])
+    by_file: dict[str, list[tuple[int, str]]] = {}
+    for problem in problems:
+        by_file.setdefault(problem.path.name, []).append((problem.line, problem.message))
+    return files, by_file
+
+
+def test_every_corpus_file_has_an_expectation() -> None:
+    on_disk = {path.name for path in BAD.iterdir() if path.suffix in (".yaml", ".yml")}
+    assert on_disk == set(EXPECTED)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_bad_case_gives_exactly_the_expected_problem(
+    name: str, corpus: tuple[list[Path], dict[str, list[tuple[int, str]]]]
+) -> None:
+    line, text = EXPECTED[name]
+    found = corpus[1].get(name, [])
+    assert len(found) == 1, found
+    assert found[0][0] == line, found
+    assert text in found[0][1], found
+
+
+def test_problem_text_is_file_colon_line_colon_message() -> None:
+    problems = lint([BAD / "bad_card_10h.yaml"])
+    assert [str(p) for p in problems] == [
+        f"{BAD / 'bad_card_10h.yaml'}:10: seats.2.cards: invalid card '10h': use T for ten (e.g. 'Th')"]
+
+
+def test_missing_path_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    problems = lint([tmp_path / "nope.yaml"])
+    assert len(problems) == 1 and "no such file" in problems[0].message
+
+
+def test_valid_case_is_clean(tmp_path: Path) -> None:
+    path = tmp_path / "good.yaml"
+    path.write_text(
+        "id: SH-TEST-001\ntitle: fold to the bring-in\nrules: [BRING-IN.ALL-FOLD]\ntags: [bring-in]\n"
+        "variant: stud_high\nstakes: {ante: 1, bring_in: 2, small_bet: 5, big_bet: 10}\n"
+        "seats:\n  1: {stack: 100, cards: Ah Kh 2d}\n  2: {stack: 100, cards: Qs Qd 3c}\n"
+        "steps:\n  - act: 1 bring_in 2\n  - act: 2 fold\n", encoding="utf-8")
+    assert lint([tmp_path]) == []
+
+
+def test_a_file_that_crashes_the_loader_is_a_problem(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import studcheck.cases.load as load
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(load, "parse_yaml", boom)
+    path = tmp_path / "x.yaml"
+    path.write_text("id: X-1\n", encoding="utf-8")
+    problems = lint([path])
+    assert len(problems) == 1 and "internal error" in problems[0].message and "kaboom" in problems[0].message

@@ -1,0 +1,105 @@
+"""`studcheck lint`: everything that can be wrong with case files, as `file:line: problem`.
+
+Loading checks what a case needs to run (schema, cards, deck, stakes, options, steps); lint adds
+what the suite needs to stay honest: known rule IDs and tags, rules that apply to the variant,
+IDs unique across all files, one case per file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from studcheck.cases.load import Analysis, Problem, analyse, rule_index, tag_vocabulary
+from studcheck.cases.source import line_of
+from studcheck.resources import cases_dir
+
+#: ID prefix for each variant (README: <VARIANT>-<TOPIC>-<NNN>)
+VARIANT_PREFIXES = {"stud_high": "SH", "razz": "RZ", "stud_hilo8": "HL"}
+
+
+def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], list[Problem]]:
+    """The files looked at and every problem found, sorted by file then line."""
+    files: list[Path] = []
+    problems: list[Problem] = []
+    for item in [Path(p) for p in paths] if paths else [cases_dir()]:
+        if item.is_dir():
+            files.extend(sorted(item.rglob("*.yaml")))
+            for stray in sorted(item.rglob("*.yml")):
+                problems.append(Problem(path=stray, line=1, message="case files end in .yaml (this file is ignored)"))
+        elif item.exists():
+            files.append(item)
+        else:
+            problems.append(Problem(path=item, line=1, message="no such file or directory"))
+    analyses = [analyse(path) for path in files]
+    for result in analyses:
+        problems.extend(result.problems)
+        if not result.problems or _schema_ok(result):
+            problems.extend(_spec_problems(result))
+    problems.extend(_duplicate_ids(analyses))
+    order = {path: number for number, path in enumerate(files)}
+    problems.sort(key=lambda p: (order.get(p.path, -1), str(p.path), p.line, p.message))
+    return files, problems
+
+
+def lint(paths: Sequence[Path | str] | None = None) -> list[Problem]:
+    """Every problem in the case files under `paths` (default: the bundled cases/)."""
+    return lint_files(paths)[1]
+
+
+def _schema_ok(result: Analysis) -> bool:
+    """True if the raw data has the shape the spec checks read (even if building the case failed)."""
+    raw = result.raw
+    return (isinstance(raw, dict) and isinstance(raw.get("rules"), list) and isinstance(raw.get("tags"), list)
+            and all(isinstance(item, str) for item in [*raw["rules"], *raw["tags"]])
+            and isinstance(raw.get("variant"), str) and isinstance(raw.get("id"), str))
+
+
+def _spec_problems(result: Analysis) -> list[Problem]:
+    raw: Any = result.raw
+    found: list[Problem] = []
+
+    def add(line: int, message: str) -> None:
+        found.append(Problem(path=result.path, line=line, message=message))
+
+    rules = rule_index()
+    variant = raw["variant"]
+    for number, rule_id in enumerate(raw["rules"]):
+        line = line_of(raw, ["rules", number])
+        info = rules.get(rule_id)
+        if info is None:
+            add(line, f"rules: unknown rule id {rule_id!r} (not in spec/rules.yaml)")
+        elif variant not in {v.value for v in info.variants}:
+            applies = ", ".join(v.value for v in info.variants)
+            add(line, f"rules: {rule_id} does not apply to {variant} (it applies to {applies})")
+    tags = tag_vocabulary()
+    for number, tag in enumerate(raw["tags"]):
+        if tag not in tags:
+            add(line_of(raw, ["tags", number]), f"tags: unknown tag {tag!r} (not in spec/tags.yaml)")
+    prefix = raw["id"].split("-", 1)[0]
+    expected = VARIANT_PREFIXES.get(variant)
+    if prefix in VARIANT_PREFIXES.values() and prefix != expected:
+        add(line_of(raw, ["id"]), f"id: {raw['id']} starts with {prefix} but the variant is {variant} "
+                                  f"(use {expected}-...)")
+    generated = raw.get("generated") is True
+    if generated != ("generated" in raw["tags"]):
+        add(line_of(raw, ["generated"] if "generated" in raw else ["tags"]),
+            "`generated: true` and the tag `generated` go together")
+    return found
+
+
+def _duplicate_ids(analyses: Sequence[Analysis]) -> list[Problem]:
+    places: dict[str, list[tuple[Path, int]]] = {}
+    for result in analyses:
+        raw = result.raw
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+            places.setdefault(raw["id"], []).append((result.path, line_of(raw, ["id"])))
+    found: list[Problem] = []
+    for case_id, where in places.items():
+        if len(where) < 2:
+            continue
+        for path, line in where:
+            others = ", ".join(f"{p}:{n}" for p, n in where if (p, n) != (path, line))
+            found.append(Problem(path=path, line=line, message=f"duplicate id {case_id} (also at {others})"))
+    return found

@@ -81,7 +81,7 @@ class Transport(Protocol):
 
     def stderr_tail(self) -> str: ...
 
-    def close(self) -> None: ...
+    def close(self, grace: float = 1.0) -> None: ...
 
 
 _EOF = object()
@@ -187,7 +187,8 @@ class SubprocessTransport:
             data = bytes(self._stderr[-self._stderr_keep :])
         return data.decode("utf-8", errors="replace")
 
-    def close(self) -> None:
+    def close(self, grace: float = 1.0) -> None:
+        """Close stdin, give the engine `grace` seconds to exit, then kill its process group."""
         process = self._process
         if process is None:
             return
@@ -198,7 +199,7 @@ class SubprocessTransport:
         except OSError:
             pass
         try:
-            process.wait(timeout=1.0)
+            process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
             self._kill(process)
         for stream in (process.stdout, process.stderr):
@@ -261,7 +262,7 @@ class InProcessTransport:
     def stderr_tail(self) -> str:
         return "".join(self._log)[-STDERR_KEEP_BYTES:]
 
-    def close(self) -> None:
+    def close(self, grace: float = 1.0) -> None:
         self._server = None
 
 
@@ -336,7 +337,7 @@ class EngineClient:
             except EngineError:
                 pass
         self._transport = None
-        transport.close()
+        transport.close(grace=1.0 if polite else 0.05)
 
     def stderr_tail(self) -> str:
         return self._transport.stderr_tail() if self._transport is not None else ""

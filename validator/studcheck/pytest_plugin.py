@@ -1,0 +1,128 @@
+"""pytest plugin: `pytest --studcheck-engine CMD` runs every conformance case as a test item.
+
+Hook glue only: cases are loaded and judged by the same runner as `studcheck run`. The engine
+starts lazily, once per process (so once per pytest-xdist worker), on the first case that runs.
+Without `--studcheck-engine` the plugin does nothing.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from studcheck.cases.model import Case
+from studcheck.harness.report import describe_failure
+from studcheck.harness.runner import Outcome, Runner, Verdict
+from studcheck.harness.smoke import diagnose
+from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail
+from studcheck.protocol.client import DEFAULT_TIMEOUT, EngineClient, EngineError, SubprocessTransport, engine_argv
+
+_STATE = pytest.StashKey["_EngineState"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("studcheck", "studcheck conformance suite")
+    group.addoption("--studcheck-engine", metavar="CMD", help="run the studcheck conformance cases against this engine command")
+    group.addoption("--studcheck-shell", action="store_true", help="run the engine command through /bin/sh -c")
+    group.addoption("--studcheck-cases", action="append", metavar="PATH", help="case files or directories (default: the bundled suite)")
+    group.addoption("--studcheck-xfail", metavar="FILE", help="expected-failure file (YAML list of {id, reason})")
+    group.addoption("--studcheck-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds to wait for each engine answer")
+    group.addoption("--studcheck-only", action="store_true", help="collect only the studcheck cases (drop other tests)")
+
+
+class _EngineState:
+    """One engine client per process, started on first use and stopped at the end of the session."""
+
+    def __init__(self, config: pytest.Config, xfail: dict[str, str]) -> None:
+        self.config = config
+        self.xfail = xfail
+        self.runner: Runner | None = None
+        self.failed_start: str | None = None
+
+    def get_runner(self) -> Runner:
+        if self.failed_start is not None:
+            pytest.fail(f"the engine cannot start:\n{self.failed_start}", pytrace=False)
+        if self.runner is None:
+            argv = engine_argv(self.config.getoption("studcheck_engine"), shell=self.config.getoption("studcheck_shell"))
+            client = EngineClient(lambda: SubprocessTransport(argv), timeout=self.config.getoption("studcheck_timeout"))
+            try:
+                client.start()
+            except EngineError as exc:
+                self.failed_start = diagnose(exc)
+                pytest.fail(f"the engine cannot start:\n{self.failed_start}", pytrace=False)
+            self.config.add_cleanup(client.stop)
+            self.runner = Runner(client)
+        return self.runner
+
+
+class StudcheckFailure(Exception):
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.message)
+        self.verdict = verdict
+
+
+class StudcheckSuite(pytest.Collector):
+    """Parent node of the case items (node IDs look like `studcheck::SH-BRI-004`)."""
+
+    def collect(self) -> list[pytest.Item]:
+        return []
+
+
+class CaseItem(pytest.Item):
+    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.add_marker(pytest.mark.studcheck)
+
+    def runtest(self) -> None:
+        state = self.config.stash[_STATE]
+        verdict = apply_xfail(state.get_runner().run(self.case), state.xfail)
+        if verdict.outcome is Outcome.NOT_APPLICABLE:
+            pytest.skip(f"not applicable: {verdict.message}")
+        if verdict.outcome is Outcome.XFAIL:
+            pytest.xfail(verdict.xfail_reason or "expected failure")
+        if verdict.outcome is not Outcome.PASS:
+            raise StudcheckFailure(verdict)
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, StudcheckFailure):
+            return describe_failure(excinfo.value.verdict, replay=_replay(self.config, self.case.id))
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.case.path, max(self.case.line - 1, 0), f"studcheck {self.case.id}: {self.case.title}"
+
+
+def _replay(config: pytest.Config, case_id: str) -> str:
+    parts = ["pytest", "--studcheck-engine", config.getoption("studcheck_engine")]
+    for path in config.getoption("studcheck_cases") or []:
+        parts += ["--studcheck-cases", path]
+    return shlex.join([*parts, "--studcheck-only", "-k", case_id])
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "studcheck: a studcheck conformance case")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("studcheck_engine"):
+        return
+    from studcheck.cases.load import CaseError, load_cases
+
+    try:
+        cases = load_cases(config.getoption("studcheck_cases"))
+        xfail_path = config.getoption("studcheck_xfail")
+        xfail = load_xfail(Path(xfail_path), (case.id for case in cases)) if xfail_path else {}
+    except (CaseError, ConfigError) as exc:
+        raise pytest.UsageError(f"studcheck: {exc}") from None
+    config.stash[_STATE] = _EngineState(config, xfail)
+    suite = StudcheckSuite.from_parent(session, name="studcheck", nodeid="studcheck")
+    new = [CaseItem.from_parent(suite, name=case.id, case=case) for case in cases]
+    if config.getoption("studcheck_only"):
+        items[:] = new
+    else:
+        items.extend(new)

@@ -24,6 +24,8 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "bad_option_value.yaml": (8, "options.max_raises: 5 is not one of: 3, 4"),
     "bad_stakes.yaml": (7, "stakes.bring_in: must be less than the small bet"),
     "community_card.yaml": (11, "community: expected null"),
+    "dealt_more_than_listed.yaml": (10, "lists 3 cards but seat 2 is dealt a fourth-street card"),
+    "dealt_other_card.yaml": (11, "the fourth-street card is 7h when the steps are played, not 6c"),
     "deck_51_cards.yaml": (11, "deck has 51 cards, a deck is all 52 (missing: As)"),
     "deck_and_cards.yaml": (9, "seats.1.cards: not allowed together with deck"),
     "duplicate_card.yaml": (10, "card Ah is dealt twice: seat 1's first down card and seat 2's second down card"),
@@ -67,6 +69,17 @@ EXPECTED: dict[str, tuple[int, str]] = {
 }
 
 
+ENGINE_CHECKS = {"dealt_more_than_listed.yaml", "dealt_other_card.yaml"}
+
+
+def _engine_available() -> bool:
+    try:
+        import studcheck.engine  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 @pytest.fixture(scope="module")
 def corpus() -> tuple[list[Path], dict[str, list[tuple[int, str]]]]:
     files, problems = lint_files([BAD])
@@ -85,6 +98,8 @@ def test_every_corpus_file_has_an_expectation() -> None:
 def test_bad_case_gives_exactly_the_expected_problem(
     name: str, corpus: tuple[list[Path], dict[str, list[tuple[int, str]]]]
 ) -> None:
+    if name in ENGINE_CHECKS and not _engine_available():
+        pytest.skip("the deal check plays the steps on the reference engine")
     line, text = EXPECTED[name]
     found = corpus[1].get(name, [])
     assert len(found) == 1, found

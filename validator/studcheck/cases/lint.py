@@ -11,9 +11,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from studcheck.cards import parse_card
+from studcheck.cases.deck import card_name
 from studcheck.cases.load import Analysis, Problem, analyse, rule_index, tag_vocabulary
+from studcheck.cases.model import StepKind
 from studcheck.cases.source import line_of
 from studcheck.resources import cases_dir
+from studcheck.rules import Options
 
 #: ID prefix for each variant (README: <VARIANT>-<TOPIC>-<NNN>)
 VARIANT_PREFIXES = {"stud_high": "SH", "razz": "RZ", "stud_hilo8": "HL"}
@@ -37,6 +41,8 @@ def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], l
         problems.extend(result.problems)
         if not result.problems or _schema_ok(result):
             problems.extend(_spec_problems(result))
+        if result.case is not None:
+            problems.extend(_deal_problems(result))
     problems.extend(_duplicate_ids(analyses))
     order = {path: number for number, path in enumerate(files)}
     problems.sort(key=lambda p: (order.get(p.path, -1), str(p.path), p.line, p.message))
@@ -102,4 +108,54 @@ def _duplicate_ids(analyses: Sequence[Analysis]) -> list[Problem]:
         for path, line in where:
             others = ", ".join(f"{p}:{n}" for p, n in where if (p, n) != (path, line))
             found.append(Problem(path=path, line=line, message=f"duplicate id {case_id} (also at {others})"))
+    return found
+
+
+def _deal_problems(result: Analysis) -> list[Problem]:
+    """Play the steps on the reference engine and compare what each seat is dealt with its `cards`.
+
+    The card count a seat lists must match the street it folds on; if it does not, the deck is
+    built for a different deal and other seats silently get other cards. Only run when the engine
+    is installed; a step the engine refuses ends the check (the harness reports that).
+    """
+    case, raw = result.case, result.raw
+    if case is None or "deck" in raw:
+        return []
+    try:
+        from studcheck.engine import Action, Hand, IllegalAction
+    except ImportError:
+        return []
+    try:
+        hand = Hand(variant=case.variant, options=case.options_with(Options()), stakes=case.stakes,
+                    seats=case.seats, deck=case.deck, remade_stub=case.remade_stub)
+        for step in case.steps:
+            if step.kind is StepKind.EXPECT or step.seat is None or step.action is None:
+                continue
+            try:
+                hand.apply(Action(seat=step.seat, action=step.action, amount=step.amount))
+            except IllegalAction:
+                if step.kind is StepKind.ACT:
+                    break
+        seats = hand.snapshot()["seats"]
+    except Exception:  # noqa: BLE001 - an engine failure is the harness's to report, not lint's
+        return []
+    found: list[Problem] = []
+    for seat in seats:
+        key = str(seat["seat"])
+        listed_value = raw["seats"][key]["cards"]
+        listed = listed_value.split() if isinstance(listed_value, str) else list(listed_value)
+        down, up = list(seat["down"]), list(seat["up"])
+        dealt = down[:2] + up + down[2:]
+        line = line_of(raw, ["seats", key, "cards"])
+        if len(dealt) > len(listed):
+            found.append(Problem(path=result.path, line=line, message=(
+                f"seats.{key}.cards: lists {len(listed)} cards but seat {key} is dealt a {card_name(len(listed))} "
+                "when the steps are played: list every card up to the street the seat folds on")))
+            continue
+        for number, (want, got) in enumerate(zip(listed, dealt)):
+            if want != "??" and parse_card(want) != parse_card(got):
+                found.append(Problem(path=result.path, line=line, message=(
+                    f"seats.{key}.cards: the {card_name(number)} is {got} when the steps are played, not {want}: "
+                    "the card counts do not match the streets the seats fold on")))
+                break
     return found

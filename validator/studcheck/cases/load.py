@@ -116,7 +116,7 @@ def _analyse(result: Analysis) -> None:
         return
     raw = to_json_view(documents[0][1])
     result.raw = raw
-    if not isinstance(raw, dict):
+    if not isinstance(raw, LineDict):
         found = "a list" if isinstance(raw, list) else f"the value {raw!r}"
         result.add(getattr(raw, "line", 1), f"a case file holds one YAML mapping (id, title, rules, ...), found {found}")
         return

@@ -187,11 +187,13 @@ def _explain(root: Any, error: ValidationError) -> Iterator[tuple[int, str]]:
     path = list(error.absolute_path)
     here = where(path)
     prefix = f"{here}: " if here else ""
-    node = error.instance
+    node: Any = error.instance
     kind = error.validator
+    schema: Any = error.schema
+    value: Any = error.validator_value
     line = line_of(root, path)
     if kind == "additionalProperties" and isinstance(node, dict):
-        allowed = list(error.schema.get("properties", {}))
+        allowed = list(schema.get("properties", {}))
         for key in node:
             if key not in allowed:
                 hint = f" (allowed: {', '.join(allowed)})" if allowed else ""
@@ -208,22 +210,22 @@ def _explain(root: Any, error: ValidationError) -> Iterator[tuple[int, str]]:
     if kind == "enum":
         if path and path[-1] == "reason" and node in PROTOCOL_ONLY_REASONS:
             yield line, (f"{prefix}{node!r} is a protocol-level reason; a case expects an engine reason: "
-                         + ", ".join(map(str, error.validator_value)))
+                         + ", ".join(map(str, value)))
             return
-        yield line, f"{prefix}{node!r} is not one of: {', '.join(map(str, error.validator_value))}"
+        yield line, f"{prefix}{node!r} is not one of: {', '.join(map(str, value))}"
         return
-    if kind == "pattern" and error.schema.get("title") == "seat number":
+    if kind == "pattern" and schema.get("title") == "seat number":
         yield line_of(root, [*path, node]), f"{prefix}{node!r} is not a seat number (1 to 8)"
         return
     if kind == "pattern":
-        yield line, prefix + _pattern_message(str(error.schema.get("title", "")), node)
+        yield line, prefix + _pattern_message(str(schema.get("title", "")), node)
         return
     if kind == "type":
-        wanted = error.validator_value
+        wanted = value
         wanted_text = " or ".join(wanted) if isinstance(wanted, list) else str(wanted)
         yield line, f"{prefix}expected {wanted_text}, got {_json_type(node)} {node!r}"
         return
-    if kind in ("minProperties", "maxProperties") and error.schema.get("title") == "step":
+    if kind in ("minProperties", "maxProperties") and schema.get("title") == "step":
         keys = ", ".join(node) if isinstance(node, dict) and node else "nothing"
         yield line, f"{prefix}a step has exactly one of act, reject, expect (found: {keys})"
         return
@@ -234,10 +236,10 @@ def _explain(root: Any, error: ValidationError) -> Iterator[tuple[int, str]]:
         yield line, f"{prefix}{len(node)} cards listed; a seat is dealt 3 (third street) to 7 (seventh street) cards"
         return
     if kind == "minimum":
-        yield line, f"{prefix}must be at least {error.validator_value}, got {node!r}"
+        yield line, f"{prefix}must be at least {value}, got {node!r}"
         return
     if kind == "maximum":
-        yield line, f"{prefix}must be at most {error.validator_value}, got {node!r}"
+        yield line, f"{prefix}must be at most {value}, got {node!r}"
         return
     if kind == "uniqueItems":
         yield line, f"{prefix}lists the same entry twice"

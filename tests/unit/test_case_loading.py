@@ -188,3 +188,13 @@ def test_unknown_seat_reject_for_empty_seat(tmp_path: Path) -> None:
                                                        "  - act: 2 bring_in 2\n")
     step = load_case(write(tmp_path, text)).steps[2]
     assert (step.seat, step.reason) == (6, "unknown_seat")
+
+
+def test_readme_example_loads(tmp_path: Path) -> None:
+    import re
+
+    readme = (cases_dir() / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"## A complete example\n\n```yaml\n(.*?)```", readme, re.S)
+    assert match is not None
+    case = load_case(write(tmp_path, match.group(1)))
+    assert case.id == "SH-BRI-904" and len(case.steps) == 6

@@ -46,7 +46,10 @@ class _EngineState:
         if self.failed_start is not None:
             pytest.fail(f"the engine cannot start:\n{self.failed_start}", pytrace=False)
         if self.runner is None:
-            argv = engine_argv(self.config.getoption("studcheck_engine"), shell=self.config.getoption("studcheck_shell"))
+            try:
+                argv = engine_argv(self.config.getoption("studcheck_engine"), shell=self.config.getoption("studcheck_shell"))
+            except ValueError as exc:
+                raise pytest.UsageError(str(exc)) from None
             client = EngineClient(lambda: SubprocessTransport(argv), timeout=self.config.getoption("studcheck_timeout"))
             try:
                 client.start()

@@ -84,7 +84,10 @@ def make_client(args: argparse.Namespace) -> EngineClient:
     if getattr(args, "in_process", False):
         factory = InProcessTransport
     else:
-        argv = engine_argv(args.engine, shell=args.shell) if args.engine else reference_argv()
+        try:
+            argv = engine_argv(args.engine, shell=args.shell) if args.engine else reference_argv()
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         if not argv:
             raise ConfigError("--engine is empty")
 
@@ -150,7 +153,11 @@ def _run(args: argparse.Namespace) -> int:
     if not cases:
         print("studcheck run: no case matches the selection", file=sys.stderr)
         return EXIT_CONFIG
-    return execute(args, cases, xfail, client)
+    try:
+        return execute(args, cases, xfail, client)
+    except OSError as exc:
+        print(f"studcheck run: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return EXIT_CONFIG
 
 
 def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str], client: EngineClient) -> int:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
+from pathlib import Path
 from typing import Any
 
 from studcheck.cases.model import Case, Step, StepKind
@@ -79,6 +80,14 @@ class NotApplicable(Exception):
     pass
 
 
+def display_path(path: Path) -> str:
+    """Relative to the working directory when under it (short, clickable), else as given."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None) -> dict[str, Any]:
     """Every option, explicit: the case's values, else the default if the engine supports it, else one it does.
 
@@ -133,7 +142,7 @@ class Runner:
     def run(self, case: Case) -> Verdict:
         started = time.perf_counter()
         base = Verdict(
-            case_id=case.id, outcome=Outcome.PASS, variant=case.variant.value, file=str(case.path), line=case.line,
+            case_id=case.id, outcome=Outcome.PASS, variant=case.variant.value, file=display_path(case.path), line=case.line,
             title=case.title, tags=tuple(case.tags), rules=tuple(case.rules),
         )
         verdict = self._run(case, base)

@@ -270,7 +270,10 @@ def engine_argv(command: str, *, shell: bool = False) -> list[str]:
     """The argv for `--engine CMD`: split like a POSIX shell, or run by /bin/sh with `--shell`."""
     if shell:
         return ["/bin/sh", "-c", command] if os.name == "posix" else ["cmd", "/c", command]
-    return shlex.split(command)
+    try:
+        return shlex.split(command)
+    except ValueError as exc:
+        raise ValueError(f"cannot split the --engine command {command!r}: {exc} (quote it as a shell would)") from None
 
 
 def reference_argv() -> list[str]:

@@ -56,6 +56,8 @@ class Server:
         except ValueError:
             known = ", ".join(t.value for t in RequestType)
             return _error(seq, ErrorReason.BAD_REQUEST, f"unknown request type {request.get('type')!r} (known: {known})")
+        if kind is RequestType.NEW_HAND:
+            self._hand = None  # even a refused new_hand ends the previous hand
         problem = schema_problem(f"request_{kind.value}", request)
         if problem is not None:
             return _error(seq, ErrorReason.BAD_REQUEST, f"{kind.value}: {problem}")
@@ -76,7 +78,6 @@ class Server:
         }
 
     def _new_hand(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
-        self._hand = None
         try:
             stub = request["remade_stub"]
             hand = self._hand_factory(

@@ -1,0 +1,107 @@
+"""The client: both transports speak identical messages; applicability; bounded buffers."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+
+from conftest import CASES, ENGINES
+from studcheck.cases.load import load_cases
+from studcheck.harness.runner import NotApplicable, Outcome, Runner, choose_options
+from studcheck.protocol.client import EngineClient, EngineError, InProcessTransport, Problem, SubprocessTransport, reference_argv
+from studcheck.protocol.messages import EngineInfo, RequestType
+from studcheck.protocol.serve import declared_options
+from studcheck.rules import Options
+
+SERVE = [sys.executable, "-m", "studcheck.protocol.serve"]
+
+
+def transcripts(client: EngineClient) -> list[list[dict[str, Any]]]:
+    client.start()
+    runner = Runner(client)
+    found = []
+    for case in load_cases([CASES]):
+        verdict = runner.run(case)
+        assert verdict.outcome is Outcome.PASS, verdict.message
+        found.append([entry["response"] for entry in client.transcript])
+    client.stop()
+    return found
+
+
+def test_in_process_and_subprocess_answers_are_identical() -> None:
+    in_process = transcripts(EngineClient(InProcessTransport))
+    subprocess = transcripts(EngineClient(lambda: SubprocessTransport(SERVE)))
+    assert in_process == subprocess
+    assert sum(len(t) for t in in_process) > 10
+
+
+def test_reference_argv_runs_the_serve_command() -> None:
+    assert reference_argv() == [sys.executable, "-m", "studcheck", "serve"]
+
+
+def info(**options: Any) -> EngineInfo:
+    declared = declared_options()
+    declared.update(options)
+    return EngineInfo(name="x", version="1", variants=("stud_high",), options=declared)
+
+
+def test_choose_options_sends_every_option_explicitly() -> None:
+    case = next(case for case in load_cases([CASES]) if case.id == "T-BRI-001")
+    chosen = choose_options(case, info())
+    assert chosen == {**Options().to_json(), "bring_in_tie": "suit"}
+
+
+def test_unnamed_option_falls_back_to_a_supported_value() -> None:
+    case = next(case for case in load_cases([CASES]) if case.id == "T-OK-001")
+    chosen = choose_options(case, info(max_raises=[4], burn_cards=[False], rake_percent=[0]))
+    assert chosen["max_raises"] == 4 and chosen["burn_cards"] is False and chosen["rake_percent"] == 0
+
+
+def test_named_unsupported_option_or_variant_is_not_applicable() -> None:
+    cases = {case.id: case for case in load_cases([CASES])}
+    with pytest.raises(NotApplicable, match="bring_in_tie=seat"):
+        choose_options(cases["T-BRI-002"], info(bring_in_tie=["suit"]))
+    with pytest.raises(NotApplicable, match="razz"):
+        choose_options(cases["T-RAZ-001"], info())
+
+
+def test_supports_tells_bools_from_ints() -> None:
+    engine = info(max_raises=[3], open_pair_double=[True])
+    assert engine.supports("open_pair_double", True)
+    assert not engine.supports("open_pair_double", 1)
+    assert not engine.supports("max_raises", True)
+    assert engine.supports("rake_cap", 25) and not engine.supports("bring_in_tie", "any")
+
+
+def test_timeout_then_restart_gives_a_working_engine() -> None:
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "hang_third_request.py")]), timeout=0.3)
+    client.start()
+    client.request(RequestType.STATE, {})  # request 2: answered (no_hand)
+    with pytest.raises(EngineError) as caught:
+        client.request(RequestType.STATE, {})
+    assert caught.value.problem is Problem.TIMEOUT
+    client.restart()
+    assert client.request(RequestType.STATE, {})["error"]["reason"] == "no_hand"
+    client.stop(polite=False)
+
+
+def test_stderr_buffer_keeps_only_the_tail() -> None:
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "stderr_flood.py")], stderr_keep=4096))
+    client.start()
+    for _ in range(3):
+        client.request(RequestType.STATE, {})
+    assert 0 < len(client.stderr_tail()) <= 4096
+    client.stop()
+
+
+def test_in_process_engine_exception_is_a_crash() -> None:
+    class Broken:
+        def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+            raise RuntimeError("boom")
+
+    client = EngineClient(lambda: InProcessTransport(Broken))
+    with pytest.raises(EngineError) as caught:
+        client.start()
+    assert caught.value.problem is Problem.CRASH and "boom" in caught.value.stderr

@@ -1,0 +1,122 @@
+"""Deliberately broken engines (tests/engines/) each get an honest verdict; the harness never hangs.
+
+Every run here goes through real subprocesses and the `studcheck run` command, with a small
+timeout; the report of each run is checked against spec/schema/report.schema.json.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from conftest import CASES, engine
+from studcheck.resources import schema_path
+
+REPORT_VALIDATOR = Draft202012Validator(json.loads(schema_path("report").read_text()))
+ALL_PASS = {"T-BRI-001": "pass", "T-BRI-002": "pass", "T-CRASH-001": "pass", "T-OK-001": "pass", "T-RAZ-001": "pass"}
+
+
+def read_report(path: Path) -> list[dict[str, Any]]:
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        errors = sorted(REPORT_VALIDATOR.iter_errors(line), key=str)
+        assert not errors, f"report line breaks the schema: {errors[0].message}\n{line}"
+    assert lines[0]["kind"] == "header" and lines[-1]["kind"] == "footer"
+    return lines
+
+
+def outcomes(lines: list[dict[str, Any]]) -> dict[str, str]:
+    return {line["id"]: line["outcome"] for line in lines if line["kind"] == "case"}
+
+
+def problems(lines: list[dict[str, Any]]) -> dict[str, str | None]:
+    return {line["id"]: line.get("problem") for line in lines if line["kind"] == "case" and line["outcome"] == "error"}
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "code", "expected", "problem"),
+    [
+        ("crash_mid_hand", [], 1, {**ALL_PASS, "T-CRASH-001": "error"}, "crash"),
+        ("hang_third_request", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "pass"}, "timeout"),
+        ("not_json", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "not_json"),
+        ("wrong_seq", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "wrong_seq"),
+        ("huge_line", ["--id", "T-RAZ-001"], 1, {"T-RAZ-001": "error"}, "line_too_long"),
+        ("exit_after_hello", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "crash"),
+        ("bad_schema", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response"),
+        ("stderr_flood", [], 0, ALL_PASS, None),
+        ("wrong_rules", [], 1, {**ALL_PASS, "T-BRI-001": "fail", "T-BRI-002": "pass"}, None),
+        ("sticky_refusal", [], 1, {**ALL_PASS, "T-BRI-001": "fail"}, None),
+        ("stud_high_only", [], 0, {**ALL_PASS, "T-BRI-002": "not_applicable", "T-RAZ-001": "not_applicable"}, None),
+    ],
+)
+def test_broken_engine_verdicts(run_harness, tmp_path: Path, name: str, extra: list[str], code: int,  # type: ignore[no-untyped-def]
+                                expected: dict[str, str], problem: str | None) -> None:
+    report = tmp_path / "report.jsonl"
+    started = time.monotonic()
+    exit_code, out, _ = run_harness("run", "--engine", engine(name), "--cases", str(CASES), "--timeout", "0.5",
+                                    "--report", str(report), *extra)
+    assert time.monotonic() - started < 10
+    lines = read_report(report)
+    assert outcomes(lines) == expected
+    assert exit_code == code == lines[-1]["exit_code"]
+    assert set(problems(lines).values()) <= {problem}
+    assert "variant" in out and "total" in out
+
+
+def test_error_verdict_carries_evidence(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "report.jsonl"
+    run_harness("run", "--engine", engine("not_json"), "--cases", str(CASES), "--id", "T-OK-001", "--report", str(report))
+    line = outcomes_line(read_report(report), "T-OK-001")
+    assert "DEBUG dealing cards" in line["evidence"]
+    assert line["transcript"][0]["request"]["type"] == "new_hand"
+    assert "--id T-OK-001" in line["replay"]
+
+
+def test_crash_verdict_carries_stderr(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "report.jsonl"
+    run_harness("run", "--engine", engine("crash_mid_hand"), "--cases", str(CASES), "--id", "T-CRASH-001", "--report", str(report))
+    line = outcomes_line(read_report(report), "T-CRASH-001")
+    assert "segmentation fault" in line["stderr"]
+    assert line["step"] == 2 and line["line"] == 15  # `act 3 fold`, the second action
+
+
+def test_wrong_rules_fail_points_at_the_step(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "report.jsonl"
+    code, out, _ = run_harness("run", "--engine", engine("wrong_rules"), "--cases", str(CASES), "--report", str(report))
+    line = outcomes_line(read_report(report), "T-BRI-001")
+    assert line["mismatches"] == [{"path": "to_act", "expected": 2, "actual": 1}]
+    assert line["step"] == 0 and line["file"].endswith("t-bri-001.yaml") and line["line"] == 14
+    assert "t-bri-001.yaml:14" in out and "to_act: expected 2, got 1" in out
+    assert "--id T-BRI-001" in out
+
+
+def test_sticky_refusal_is_state_changed(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "report.jsonl"
+    run_harness("run", "--engine", engine("sticky_refusal"), "--cases", str(CASES), "--id", "T-BRI-001", "--report", str(report))
+    line = outcomes_line(read_report(report), "T-BRI-001")
+    assert line["message"] == "state changed after refused action"
+    assert line["mismatches"] == [{"path": "pot_total", "expected": 3, "actual": 4}]
+
+
+@pytest.mark.parametrize(("name", "words"), [("fails_to_start", "cannot open config file"), ("protocol2", "protocol 2")])
+def test_engine_that_cannot_start_exits_3(run_harness, tmp_path: Path, name: str, words: str) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "report.jsonl"
+    code, _, err = run_harness("run", "--engine", engine(name), "--cases", str(CASES), "--report", str(report))
+    assert code == 3
+    assert words in err
+    lines = read_report(report)
+    assert lines[0]["engine"] is None and lines[-1]["exit_code"] == 3
+
+
+def test_missing_program_exits_3(run_harness) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = run_harness("run", "--engine", "/nonexistent/engine --flag", "--cases", str(CASES))
+    assert code == 3 and "cannot start" in err
+
+
+def outcomes_line(lines: list[dict[str, Any]], case_id: str) -> dict[str, Any]:
+    return next(line for line in lines if line.get("id") == case_id)

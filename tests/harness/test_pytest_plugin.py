@@ -1,0 +1,60 @@
+"""The pytest plugin: every case an item, failures show the diverging step, works under xdist."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+from conftest import CASES, engine
+
+
+def plugin_args() -> list[str]:
+    """`-p studcheck.pytest_plugin` unless the installed entry point already loads it."""
+    loaded = any(ep.value == "studcheck.pytest_plugin" for ep in entry_points(group="pytest11"))
+    return [] if loaded else ["-p", "studcheck.pytest_plugin"]
+
+
+def pytest_run(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "test_nothing.py").write_text("def test_other():\n    pass\n")
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin_args(), *argv, str(tmp_path)]
+    return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
+
+def test_cases_become_items_and_failures_show_the_step(tmp_path: Path) -> None:
+    done = pytest_run(tmp_path, "--studcheck-engine", engine("wrong_rules"), "--studcheck-cases", str(CASES), "-rA")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "1 failed, 5 passed" in done.stdout  # 5 cases (one fails) + the ordinary test
+    assert "studcheck::T-BRI-001 - FAIL T-BRI-001" in done.stdout
+    assert "to_act: expected 2, got 1" in done.stdout and "t-bri-001.yaml:14" in done.stdout
+
+
+def test_only_xfail_and_not_applicable(tmp_path: Path) -> None:
+    xfail = tmp_path / "xfail.yaml"
+    xfail.write_text("- {id: T-BRI-001, reason: seat ties}\n")
+    done = pytest_run(tmp_path, "--studcheck-engine", engine("wrong_rules"), "--studcheck-cases", str(CASES),
+                      "--studcheck-xfail", str(xfail), "--studcheck-only")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "4 passed, 1 xfailed" in done.stdout
+
+
+def test_without_the_option_the_plugin_does_nothing(tmp_path: Path) -> None:
+    done = pytest_run(tmp_path)
+    assert done.returncode == 0 and "1 passed" in done.stdout
+
+
+def test_under_xdist(tmp_path: Path) -> None:
+    pytest.importorskip("xdist")
+    done = pytest_run(tmp_path, "-p", "xdist", "-n", "2", "--studcheck-engine", engine("stud_high_only"),
+                      "--studcheck-cases", str(CASES), "--studcheck-only")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3 passed, 2 skipped" in done.stdout
+
+
+def test_engine_that_cannot_start_fails_every_item_without_hanging(tmp_path: Path) -> None:
+    done = pytest_run(tmp_path, "--studcheck-engine", engine("fails_to_start"), "--studcheck-cases", str(CASES), "--studcheck-only")
+    assert done.returncode == 1
+    assert "5 failed" in done.stdout and "cannot open config file" in done.stdout

@@ -198,3 +198,10 @@ def test_readme_example_loads(tmp_path: Path) -> None:
     assert match is not None
     case = load_case(write(tmp_path, match.group(1)))
     assert case.id == "SH-BRI-904" and len(case.steps) == 6
+
+
+def test_yaml_alias_bomb_is_refused_quickly(tmp_path: Path) -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{n}: &a{n} [{', '.join([f'*a{n - 1}'] * 10)}]" for n in range(1, 9)]
+    with pytest.raises(CaseError, match="too large once YAML aliases are expanded"):
+        load_case(write(tmp_path, "\n".join(lines) + "\n"))

@@ -114,7 +114,11 @@ def _analyse(result: Analysis) -> None:
     if len(documents) > 1:
         result.add(documents[1][0], f"one case per file: found {len(documents)} YAML documents")
         return
-    raw = to_json_view(documents[0][1])
+    try:
+        raw = to_json_view(documents[0][1])
+    except SourceError as exc:
+        result.add(exc.line, exc.message)
+        return
     result.raw = raw
     if not isinstance(raw, LineDict):
         found = "a list" if isinstance(raw, list) else f"the value {raw!r}"

@@ -122,24 +122,35 @@ def _yaml_hint(text: str, line: int) -> str:
     return ""
 
 
-def to_json_view(value: Any) -> Any:
-    """Copy with every mapping key as a string (`seats: {1: ...}` -> "1"), keeping the lines."""
-    if isinstance(value, dict):
-        out = LineDict()
-        out.line = getattr(value, "line", 1)
-        out.key_lines = {}
-        key_lines = getattr(value, "key_lines", {})
-        for key, item in value.items():
-            text = key if isinstance(key, str) else json.dumps(key) if isinstance(key, bool) else str(key)
-            out[text] = to_json_view(item)
-            out.key_lines[text] = key_lines.get(key, out.line)
-        return out
-    if isinstance(value, list):
-        seq = LineList(to_json_view(item) for item in value)
-        seq.line = getattr(value, "line", 1)
-        seq.item_lines = list(getattr(value, "item_lines", []))
-        return seq
-    return value
+def to_json_view(value: Any, *, budget: int = 200_000) -> Any:
+    """Copy with every mapping key as a string (`seats: {1: ...}` -> "1"), keeping the lines.
+
+    Raises SourceError past `budget` nodes, so YAML aliases cannot blow a small file up.
+    """
+    left = [budget]
+
+    def copy(item: Any) -> Any:
+        left[0] -= 1
+        if left[0] < 0:
+            raise SourceError(1, "the case is too large once YAML aliases are expanded")
+        if isinstance(item, dict):
+            out = LineDict()
+            out.line = getattr(item, "line", 1)
+            out.key_lines = {}
+            key_lines = getattr(item, "key_lines", {})
+            for key, inner in item.items():
+                text = key if isinstance(key, str) else json.dumps(key) if isinstance(key, bool) else str(key)
+                out[text] = copy(inner)
+                out.key_lines[text] = key_lines.get(key, out.line)
+            return out
+        if isinstance(item, list):
+            seq = LineList(copy(inner) for inner in item)
+            seq.line = getattr(item, "line", 1)
+            seq.item_lines = list(getattr(item, "item_lines", []))
+            return seq
+        return item
+
+    return copy(value)
 
 
 def line_of(root: Any, path: Sequence[Any]) -> int:

@@ -65,6 +65,7 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "unseated_act.yaml": (13, "steps[1]: seat 5 is not seated (seated: 1 2)"),
     "unseated_expect.yaml": (14, "steps[2].expect.stacks: seat 4 is not seated"),
     "unseated_reject.yaml": (12, "seat 7 is not seated, so the reason can only be unknown_seat"),
+    "winners_as_high_low.yaml": (16, "final.pots[0].high: stud_high pots are awarded as winners, not high"),
     "wrong_reason.yaml": (12, "'not_your_turn' is not one of: hand_over"),
 }
 

@@ -347,6 +347,15 @@ class _Builder:
                 out[key] = value
         return out if ok else None
 
+    def check_award_key(self, name: str, path: Sequence[Any]) -> None:
+        """Split pots (stud_hilo8) award `high` and `low`; the other games award `winners`."""
+        hilo = self.raw["variant"] == Variant.STUD_HILO8.value
+        if hilo and name == "winners":
+            self.report(self.line(*path), f"{where(path)}: stud_hilo8 pots are awarded as high and low, not winners")
+        elif not hilo and name != "winners":
+            self.report(self.line(*path), f"{where(path)}: {self.raw['variant']} pots are awarded as winners, "
+                                          f"not {name} (high/low is stud_hilo8)")
+
     def final(self, raw: LineDict | None) -> dict[str, Any] | None:
         if raw is None:
             return None
@@ -362,6 +371,7 @@ class _Builder:
                             self.check_seats(item, [*here, number, name])
                             entry[name] = sorted(item)
                         elif name in ("winners", "high", "low"):
+                            self.check_award_key(name, [*here, number, name])
                             self.check_seats(item, [*here, number, name])
                             entry[name] = dict(item)
                         else:

@@ -67,9 +67,9 @@ def junit_xml(lines: Iterable[Mapping[str, Any]]) -> JUnitXml:
             suites[variant] = suite
         suites[variant].add_testcase(_testcase(line))
     for variant in sorted(suites):
-        suites[variant].update_statistics()
+        suites[variant].update_statistics()  # type: ignore[no-untyped-call]
         xml.add_testsuite(suites[variant])
-    xml.update_statistics()
+    xml.update_statistics()  # type: ignore[no-untyped-call]
     return xml
 
 

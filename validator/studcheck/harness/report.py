@@ -88,8 +88,8 @@ class ReportWriter:
 def summary_table(verdicts: Sequence[Verdict]) -> str:
     """Counts per variant and in total, one row each."""
     variants = sorted({verdict.variant for verdict in verdicts})
-    rows = [[variant, *_row([v for v in verdicts if v.variant == variant])] for variant in variants]
-    rows.append(["total", *_row(verdicts)])
+    rows: list[list[str]] = [[variant, *map(str, _row([v for v in verdicts if v.variant == variant]))] for variant in variants]
+    rows.append(["total", *map(str, _row(verdicts))])
     titles = ["variant", *(title for _, title in COLUMNS)]
     widths = [max(len(str(row[i])) for row in [titles, *rows]) for i in range(len(titles))]
 

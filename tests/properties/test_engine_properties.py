@@ -1,0 +1,118 @@
+"""Properties of random hands in every variant and profile.
+
+Hypothesis draws the table (variant, profile, stakes, seats, stacks, deck order) and then, at
+every step, either one of the listed legal actions or a deliberately wrong one. The invariants
+hold whatever is drawn.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from studcheck.cards import FULL_DECK
+from studcheck.engine import Action, Hand, IllegalAction
+from studcheck.rules import PROFILES, ActionType, SeatSetup, Stakes, Variant
+
+MAX_STEPS = 400  # far above the longest possible hand (8 seats, 5 capped rounds, showdown)
+MAX_WRONG = 60  # deliberately wrong actions tried per hand (they must not count as steps)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> dict[str, Any]:
+    variant = draw(st.sampled_from(list(Variant)))
+    options = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
+    if draw(st.booleans()):
+        from dataclasses import replace
+
+        options = replace(options, rake_percent=draw(st.integers(0, 10)), rake_cap=draw(st.integers(0, 5)))
+    small = draw(st.integers(2, 10))
+    stakes = Stakes(
+        ante=draw(st.integers(0, 3)),
+        bring_in=draw(st.integers(1, small - 1)),
+        small_bet=small,
+        big_bet=draw(st.sampled_from([small, 2 * small])),
+    )
+    count = draw(st.integers(2, 8))
+    numbers = sorted(draw(st.sets(st.integers(1, 8), min_size=count, max_size=count)))
+    seats = [SeatSetup(seat=n, stack=draw(st.integers(1, 150))) for n in numbers]
+    deck = draw(st.permutations(FULL_DECK))
+    return {"variant": variant, "options": options, "stakes": stakes, "seats": seats, "deck": deck}
+
+
+def _chips(hand: Hand) -> int:
+    snap = hand.snapshot()
+    stacks = sum(seat["stack"] for seat in snap["seats"])
+    if snap["result"] is not None:
+        return stacks + snap["result"]["rake"]
+    return stacks + snap["pot_total"]
+
+
+def _dealt(hand: Hand) -> list[str]:
+    snap = hand.snapshot()
+    cards = [card for seat in snap["seats"] for card in seat["up"] + seat["down"]]
+    if snap["community"]:
+        cards.append(snap["community"])
+    return cards
+
+
+def _wrong_actions(hand: Hand, draw: st.DrawFn) -> Action:
+    seat = draw(st.sampled_from([*hand.seats, 9, 0]))
+    kind = draw(st.sampled_from(list(ActionType)))
+    amount = draw(st.one_of(st.none(), st.integers(-1, 400)))
+    return Action(seat=seat, action=kind, amount=amount)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(), data=st.data())
+def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataObject) -> None:
+    hand = Hand(**table)
+    start_chips = sum(seat.stack for seat in table["seats"])
+    assert _chips(hand) == start_chips
+    steps = 0
+    wrong_tries = 0
+    history: list[str] = []
+    while not hand.is_over and steps < MAX_STEPS:
+        legal = hand.legal_actions()
+        assert legal, "a hand that is not over always has a seat to act with a legal action"
+        if wrong_tries < MAX_WRONG and data.draw(st.integers(0, 4)) == 0:
+            wrong_tries += 1
+            wrong = _wrong_actions(hand, data.draw)
+            listed = wrong.seat == hand.to_act and any(
+                la.action is wrong.action and (la.amount == wrong.amount or (wrong.amount is None and la.action is ActionType.CALL))
+                for la in legal
+            )
+            if not listed:
+                before = copy.deepcopy(hand.snapshot())
+                events = len(hand.events)
+                try:
+                    hand.apply(wrong)
+                except IllegalAction:
+                    pass
+                else:
+                    raise AssertionError(f"unlisted action {wrong} was accepted; legal: {legal}")
+                assert hand.snapshot() == before
+                assert len(hand.events) == events
+                continue
+        steps += 1
+        choice = data.draw(st.sampled_from(legal))
+        history.append(f"{hand.street.value}: {hand.to_act} {choice.action.value} {choice.amount}")
+        hand.apply(Action(seat=hand.to_act or 0, action=choice.action, amount=choice.amount))
+        assert _chips(hand) == start_chips
+        dealt = _dealt(hand)
+        assert len(dealt) == len(set(dealt)), "a card was dealt twice"
+    assert hand.is_over, f"the hand did not end within the step bound: {history[:40]}"
+    result = hand.snapshot()["result"]
+    awarded = 0
+    for pot in result["pots"]:
+        shares = {**pot.get("winners", {}), **{}}
+        parts = list(pot.get("winners", {}).values()) + list(pot.get("high", {}).values()) + list(pot.get("low", {}).values())
+        assert all(part >= 0 for part in parts)
+        assert sum(parts) == pot["amount"], f"awards {shares} do not add up to pot {pot}"
+        awarded += pot["amount"]
+    returned = sum(result["returned"].values())
+    assert sum(result["stacks"].values()) + result["rake"] == start_chips
+    assert awarded + result["rake"] + returned >= 0

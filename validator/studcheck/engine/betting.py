@@ -1,0 +1,210 @@
+"""Betting: who acts, what they may do, and what an action does to the round.
+
+The round is described by a few numbers (the level to call, the last full level, the count of full
+wagers); every limit rule — completion, caps, the open-pair double bet, the half-bet rule — is
+expressed in terms of them, so the legal-action list and the effect of an action cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from studcheck.cards import Card, Rank
+from studcheck.engine.errors import Reason
+from studcheck.evaluate import exposed_high_key, exposed_low_key
+from studcheck.rules import ActionType, BringInTie, FirstActorTie, HeadsUp, Options, Street, Variant
+
+
+@dataclass(kw_only=True)
+class SeatState:
+    """One player's mutable state inside a hand (the Hand owns and mutates it)."""
+
+    seat: int
+    stack: int
+    down: list[Card]
+    up: list[Card]
+    committed: int = 0  # this street, antes excluded
+    total: int = 0  # everything put in this hand, antes included
+    folded: bool = False
+    acted_level: int | None = None  # the round's full level when this seat last acted; None = not yet
+    shown: bool = False
+    mucked: bool = False
+
+    @property
+    def can_bet(self) -> bool:
+        return not self.folded and self.stack > 0
+
+    @property
+    def all_in(self) -> bool:
+        return not self.folded and self.stack == 0
+
+
+@dataclass(kw_only=True)
+class Round:
+    """One betting round's numbers."""
+
+    street: Street
+    small: int
+    big: int
+    unit: int
+    cap: int  # full wagers allowed: the bet (or completion) plus max_raises raises
+    heads_up: HeadsUp
+    began_heads_up: bool
+    double: bool = False  # open-pair option in force and no big wager made yet
+    level: int = 0  # the amount to call
+    full_level: int = 0  # level of the last full bet, completion or raise
+    wagers: int = 0  # full wagers so far
+    capped_multiway: bool = False
+    aggressor: int | None = None
+
+
+LegalList = list[tuple[ActionType, int | None]]
+
+
+def needs_to_act(seat: SeatState, round_: Round) -> bool:
+    return seat.can_bet and (seat.acted_level is None or seat.committed < round_.level)
+
+
+def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:
+    if round_.heads_up is HeadsUp.ROUND_BEGINS:
+        return round_.began_heads_up
+    if round_.heads_up is HeadsUp.BEFORE_CAP:
+        return not round_.capped_multiway and sum(1 for s in seats if s.can_bet) == 2
+    return False
+
+
+def wager_kind(round_: Round) -> ActionType:
+    if round_.level == 0:
+        return ActionType.BET
+    return ActionType.COMPLETE if round_.wagers == 0 else ActionType.RAISE
+
+
+def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> Reason | None:
+    """Why this seat may not bet, complete or raise now (None: it may)."""
+    if not any(other.can_bet for other in seats if other is not seat):
+        return Reason.ILLEGAL_ACTION
+    if round_.wagers >= round_.cap and not _uncapped(round_, seats):
+        return Reason.RAISE_CAP_REACHED
+    if seat.acted_level is not None and seat.acted_level >= round_.full_level and round_.level > 0:
+        return Reason.BETTING_NOT_REOPENED
+    return None
+
+
+def wager_targets(seat: SeatState, round_: Round) -> list[int]:
+    """The "to" amounts this seat may wager: full targets it can afford, else all-in for less."""
+    units = [round_.small, round_.big] if round_.double and round_.big != round_.small else [round_.unit]
+    most = seat.committed + seat.stack
+    targets = [round_.full_level + unit for unit in units if round_.full_level + unit <= most]
+    if not targets and most > round_.level:
+        targets = [most]
+    return targets
+
+
+def legal_actions(
+    seat: SeatState, round_: Round, seats: Sequence[SeatState], *, bring_in: int, is_bring_in_seat: bool
+) -> LegalList:
+    most = seat.committed + seat.stack
+    if round_.street is Street.THIRD and round_.level == 0:
+        # Nobody has opened: the bring-in seat must post or complete; if it was all-in on the
+        # ante, each player in turn opens for at least the bring-in or folds (TDA RP-10-E).
+        opening: LegalList = [] if is_bring_in_seat else [(ActionType.FOLD, None)]
+        opening.append((ActionType.BRING_IN, min(bring_in, most)))
+        if wager_block(seat, round_, seats) is None:
+            opening += [(ActionType.COMPLETE, t) for t in wager_targets(seat, round_) if t > bring_in]
+        return opening
+    legal: LegalList = [(ActionType.FOLD, None)]
+    if seat.committed >= round_.level:
+        legal.append((ActionType.CHECK, None))
+    else:
+        legal.append((ActionType.CALL, min(round_.level, most)))
+    if wager_block(seat, round_, seats) is None:
+        kind = wager_kind(round_)
+        legal += [(kind, target) for target in wager_targets(seat, round_)]
+    return legal
+
+
+def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[SeatState]) -> None:
+    """Bet, complete or raise to `amount`; decides whether it is a full wager (half-bet rule)."""
+    _pay_to(seat, amount)
+    increment = amount - round_.full_level
+    full = increment >= round_.unit or (seat.stack == 0 and 2 * increment >= round_.unit)
+    round_.level = max(round_.level, amount)
+    round_.aggressor = seat.seat
+    if full:
+        if round_.double and increment == round_.big and round_.big != round_.small:
+            round_.double = False
+            round_.unit = round_.big
+        round_.full_level = amount
+        round_.wagers += 1
+        if round_.wagers >= round_.cap and sum(1 for s in seats if s.can_bet) > 2:
+            round_.capped_multiway = True
+    seat.acted_level = round_.full_level
+
+
+def apply_bring_in(seat: SeatState, round_: Round, amount: int, bring_in: int) -> None:
+    """The bring-in sets the level to the full bring-in even when posted all-in for less."""
+    _pay_to(seat, amount)
+    round_.level = max(round_.level, bring_in)
+    seat.acted_level = round_.full_level
+
+
+def apply_call(seat: SeatState, round_: Round) -> None:
+    _pay_to(seat, min(round_.level, seat.committed + seat.stack))
+    seat.acted_level = round_.full_level
+
+
+def apply_check(seat: SeatState, round_: Round) -> None:
+    seat.acted_level = round_.full_level
+
+
+def _pay_to(seat: SeatState, amount: int) -> None:
+    pay = amount - seat.committed
+    seat.stack -= pay
+    seat.committed = amount
+    seat.total += pay
+
+
+# --- who acts first -------------------------------------------------------------------------
+
+
+def _low_rank(card: Card) -> int:
+    return 1 if card.rank is Rank.ACE else int(card.rank)
+
+
+def _card_key(card: Card, ace_low: bool) -> tuple[int, int]:
+    return (_low_rank(card) if ace_low else int(card.rank), card.suit.order)
+
+
+def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card]) -> int:
+    """Stud/Hi-Lo: lowest door card, ace high. Razz: highest, ace low. Ties per the option."""
+    razz = variant is Variant.RAZZ
+    by_suit = options.bring_in_tie is BringInTie.SUIT
+
+    def badness(seat: int) -> tuple[int, int, int]:
+        card = door_cards[seat]
+        rank = _low_rank(card) if razz else -int(card.rank)
+        suit = card.suit.order if razz else -card.suit.order
+        return (rank, suit if by_suit else 0, -seat)
+
+    return max(door_cards, key=badness)
+
+
+def first_actor_seat(variant: Variant, options: Options, boards: dict[int, Sequence[Card]]) -> int:
+    """The best exposed board (Razz: lowest) among the given live seats; ties per the option."""
+    razz = variant is Variant.RAZZ
+    key_of = exposed_low_key if razz else exposed_high_key
+    by_suit = options.first_actor_tie is FirstActorTie.SUIT
+
+    def strength(seat: int) -> tuple[tuple[int, ...], tuple[int, int], int]:
+        board = boards[seat]
+        tie = max(_card_key(card, razz) for card in board) if by_suit else (0, 0)
+        return (key_of(board), tie, -seat)
+
+    return max(boards, key=strength)
+
+
+def clockwise_from(order: Sequence[int], start: int) -> list[int]:
+    """Seats in clockwise order beginning with `start` (seat numbers ascend clockwise)."""
+    index = order.index(start)
+    return list(order[index:]) + list(order[:index])

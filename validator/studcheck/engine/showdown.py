@@ -1,0 +1,142 @@
+"""Pots, rake and awards.
+
+Pots are layers of total contributions: a new layer starts at every live all-in player's total,
+so each player is eligible exactly for the chips he could have won. Awards are then a pure function
+of the layers, the shown hands and the options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from studcheck.cards import Card, Rank
+from studcheck.evaluate import (
+    high_best_five,
+    high_value,
+    low8_best_five,
+    low8_value,
+    razz_best_five,
+    razz_value,
+)
+from studcheck.rules import OddChip, Options, Variant
+
+
+@dataclass(kw_only=True)
+class Pot:
+    amount: int
+    eligible: list[int]
+    winners: dict[int, int] = field(default_factory=dict)  # stud_high, razz
+    high: dict[int, int] = field(default_factory=dict)  # stud_hilo8
+    low: dict[int, int] = field(default_factory=dict)  # stud_hilo8 (empty: no qualifying low)
+
+
+def build_pots(totals: Mapping[int, int], live: set[int], all_in: set[int]) -> tuple[list[Pot], dict[int, int]]:
+    """Layers of contributions; a layer only one seat paid into is returned to it (uncalled)."""
+    top = max(totals.values(), default=0)
+    bounds = sorted({totals[seat] for seat in all_in if seat in live and totals[seat] > 0} | {top})
+    pots: list[Pot] = []
+    returned: dict[int, int] = {}
+    floor = 0
+    for bound in bounds:
+        if bound <= floor:
+            continue
+        shares = {seat: min(paid, bound) - floor for seat, paid in totals.items() if paid > floor}
+        amount = sum(shares.values())
+        eligible = sorted(seat for seat in live if totals.get(seat, 0) >= bound)
+        if len(shares) == 1:
+            (seat,) = shares
+            returned[seat] = returned.get(seat, 0) + amount
+        elif eligible:
+            pots.append(Pot(amount=amount, eligible=eligible))
+        elif pots:
+            pots[-1].amount += amount  # unreachable in play: a layer with no live player left
+        floor = bound
+    return pots, returned
+
+
+def take_rake(pots: Sequence[Pot], options: Options) -> int:
+    """Whole-chip percentage of all pots, capped, taken from the main pot first."""
+    total = sum(pot.amount for pot in pots)
+    rake = total * options.rake_percent // 100
+    if options.rake_cap > 0:
+        rake = min(rake, options.rake_cap)
+    left = rake
+    for pot in pots:
+        take = min(left, pot.amount)
+        pot.amount -= take
+        left -= take
+    return rake
+
+
+def _low_rank(card: Card) -> int:
+    return 1 if card.rank is Rank.ACE else int(card.rank)
+
+
+def _priority(
+    five: Sequence[Card] | None, cards: Sequence[Card], *, low: bool, options: Options
+) -> tuple[int, int]:
+    """Odd-chip priority of a winner: larger is served first."""
+    if options.odd_chip is OddChip.BEST_FIVE and five is not None:
+        return max((_low_rank(c) if low else int(c.rank), c.suit.order) for c in five)
+    if low:  # RRP: the lowest card by suit of all cards takes the odd chip in low games
+        lowest = min((_low_rank(c), c.suit.order) for c in cards)
+        return (-lowest[0], -lowest[1])
+    return max((int(c.rank), c.suit.order) for c in cards)
+
+
+def split(amount: int, winners: Sequence[int], priority: Callable[[int], tuple[int, int]]) -> dict[int, int]:
+    """Equal shares; the odd chips go one each to the winners in priority order."""
+    share, odd = divmod(amount, len(winners))
+    ordered = sorted(winners, key=priority, reverse=True)
+    return {seat: share + (1 if position < odd else 0) for position, seat in enumerate(ordered)}
+
+
+def _best(values: Mapping[int, int | None]) -> list[int]:
+    scored = {seat: value for seat, value in values.items() if value is not None}
+    if not scored:
+        return []
+    top = max(scored.values())
+    return sorted(seat for seat, value in scored.items() if value == top)
+
+
+def award(
+    pot: Pot,
+    contenders: Sequence[int],
+    variant: Variant,
+    options: Options,
+    hands: Mapping[int, Sequence[Card]],
+    own_cards: Mapping[int, Sequence[Card]],
+) -> None:
+    """Fill the pot's winners (or high and low halves) among `contenders` (who showed)."""
+    if len(contenders) == 1:
+        target = pot.high if variant is Variant.STUD_HILO8 else pot.winners
+        target[contenders[0]] = pot.amount
+        return
+    if variant is Variant.RAZZ:
+        winners = _best({seat: razz_value(hands[seat]) for seat in contenders})
+        pot.winners = split(
+            pot.amount,
+            winners,
+            lambda s: _priority(razz_best_five(hands[s]), own_cards[s], low=True, options=options),
+        )
+        return
+    high_winners = _best({seat: high_value(hands[seat]) for seat in contenders})
+
+    def high_priority(seat: int) -> tuple[int, int]:
+        return _priority(high_best_five(hands[seat]), own_cards[seat], low=False, options=options)
+
+    if variant is Variant.STUD_HIGH:
+        pot.winners = split(pot.amount, high_winners, high_priority)
+        return
+    low_winners = _best({seat: low8_value(hands[seat]) for seat in contenders})
+    if not low_winners:
+        pot.high = split(pot.amount, high_winners, high_priority)
+        return
+    low_half = pot.amount // 2
+    pot.high = split(pot.amount - low_half, high_winners, high_priority)
+    pot.low = split(
+        low_half,
+        low_winners,
+        lambda s: _priority(low8_best_five(hands[s]), own_cards[s], low=True, options=options),
+    )

@@ -1,0 +1,499 @@
+"""The hand: a state machine with no I/O.
+
+`Hand` is built from the complete inputs (variant, options, stakes, seats, deck order) and then
+only moves through `apply`. Every action is checked against `legal_actions()` before anything
+changes, so a refused action leaves the hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from studcheck.cards import Card
+from studcheck.engine import betting, showdown
+from studcheck.engine.betting import Round, SeatState
+from studcheck.engine.dealing import Dealer
+from studcheck.engine.errors import IllegalAction, Reason
+from studcheck.rules import (
+    ACTION_ORDER,
+    AMOUNT_ACTIONS,
+    ActionType,
+    HeadsUp,
+    Options,
+    SeatSetup,
+    SetupError,
+    ShowdownUnbet,
+    Stakes,
+    Street,
+    Variant,
+    validate_seats,
+)
+
+NEXT_STREET = {
+    Street.THIRD: Street.FOURTH,
+    Street.FOURTH: Street.FIFTH,
+    Street.FIFTH: Street.SIXTH,
+    Street.SIXTH: Street.SEVENTH,
+}
+SMALL_BET_STREETS = (Street.THIRD, Street.FOURTH)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Action:
+    seat: int
+    action: ActionType
+    amount: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class LegalAction:
+    action: ActionType
+    amount: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.amount is None:
+            return {"action": self.action.value}
+        return {"action": self.action.value, "amount": self.amount}
+
+
+class Hand:
+    """One hand of seven-card stud from the antes to the awards."""
+
+    def __init__(
+        self,
+        *,
+        variant: Variant,
+        options: Options,
+        stakes: Stakes,
+        seats: Sequence[SeatSetup],
+        deck: Sequence[Card],
+        remade_stub: Sequence[Card] | None = None,
+    ) -> None:
+        if not isinstance(variant, Variant):
+            raise SetupError("variant", f"must be one of {[v.value for v in Variant]}")
+        seats = tuple(seats)
+        validate_seats(seats)
+        _validate_deck(deck, remade_stub)
+        self.variant = variant
+        self.options = options
+        self.stakes = stakes
+        self.events: list[dict[str, Any]] = []
+        self.order = sorted(setup.seat for setup in seats)
+        self.seats: dict[int, SeatState] = {
+            setup.seat: SeatState(seat=setup.seat, stack=setup.stack, down=[], up=[])
+            for setup in sorted(seats, key=lambda s: s.seat)
+        }
+        self._dealer = Dealer(deck, remade_stub)
+        self.street = Street.THIRD
+        self.community: Card | None = None
+        self.round: Round | None = None
+        self.to_act: int | None = None
+        self.bring_in_seat: int | None = None
+        self.fourth_dealt = False
+        self.seventh_aggressor: int | None = None
+        self.seventh_had_round = False
+        self.showdown_order: list[int] = []
+        self.result: dict[str, Any] | None = None
+        self._legal: list[LegalAction] | None = None
+        self._post_antes()
+        self._deal_third()
+        self._start_round()
+
+    # --- public API ---------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.street is Street.COMPLETE
+
+    def legal_actions(self) -> tuple[LegalAction, ...]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return tuple(self._legal)
+
+    def apply(self, action: Action) -> None:
+        """Apply one action, or raise IllegalAction and change nothing."""
+        legal = self._check(action)
+        self._legal = None
+        self._log("action", seat=action.seat, action=action.action.value, amount=legal.amount)
+        if self.street is Street.SHOWDOWN:
+            self._apply_showdown(action)
+        else:
+            self._apply_betting(action.seat, legal)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The canonical state (the protocol's `state` object)."""
+        collected = {seat: s.total - s.committed for seat, s in self.seats.items()}
+        live = {seat for seat, s in self.seats.items() if not s.folded}
+        all_in = {seat for seat, s in self.seats.items() if s.all_in}
+        pots, _ = showdown.build_pots(collected, live, all_in)
+        return {
+            "street": self.street.value,
+            "to_act": self.to_act,
+            "legal": [legal.to_json() for legal in self.legal_actions()],
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "stack": s.stack,
+                    "committed": s.committed,
+                    "folded": s.folded,
+                    "all_in": s.all_in,
+                    "up": [str(c) for c in s.up],
+                    "down": [str(c) for c in s.down],
+                    "shown": s.shown,
+                    "mucked": s.mucked,
+                }
+                for s in self.seats.values()
+            ],
+            "community": str(self.community) if self.community else None,
+            "pots": [{"amount": pot.amount, "eligible": pot.eligible} for pot in pots]
+            if self.result is None
+            else [],
+            "pot_total": sum(s.total for s in self.seats.values()) if self.result is None else 0,
+            "result": self.result,
+        }
+
+    # --- checking an action ------------------------------------------------------------------
+
+    def _compute_legal(self) -> list[LegalAction]:
+        if self.to_act is None:
+            return []
+        seat = self.seats[self.to_act]
+        if self.street is Street.SHOWDOWN:
+            options = [LegalAction(action=ActionType.SHOW)]
+            if not self._must_show(seat.seat):
+                options.append(LegalAction(action=ActionType.MUCK))
+            return options
+        assert self.round is not None
+        pairs = betting.legal_actions(
+            seat,
+            self.round,
+            list(self.seats.values()),
+            bring_in=self.stakes.bring_in,
+            is_bring_in_seat=seat.seat == self.bring_in_seat,
+        )
+        found = [LegalAction(action=kind, amount=amount) for kind, amount in pairs]
+        return sorted(found, key=lambda la: (ACTION_ORDER[la.action], la.amount or 0))
+
+    def _check(self, action: Action) -> LegalAction:
+        if self.is_over:
+            raise IllegalAction(Reason.HAND_OVER, "the hand is over")
+        if action.seat not in self.seats:
+            raise IllegalAction(Reason.UNKNOWN_SEAT, f"no player sits in seat {action.seat}")
+        if action.seat != self.to_act:
+            raise IllegalAction(Reason.OUT_OF_TURN, f"seat {self.to_act} is to act, not seat {action.seat}")
+        legal = self.legal_actions()
+        same_kind = [la for la in legal if la.action is action.action]
+        if not same_kind:
+            raise IllegalAction(self._refusal_reason(action.action), self._refusal_message(action.action, legal))
+        if action.action not in AMOUNT_ACTIONS:
+            if action.amount is not None:
+                raise IllegalAction(Reason.INVALID_AMOUNT, f"{action.action.value} takes no amount")
+            return same_kind[0]
+        if action.amount is None and action.action is ActionType.CALL:
+            return same_kind[0]
+        for candidate in same_kind:
+            if candidate.amount == action.amount:
+                return candidate
+        allowed = " or ".join(str(la.amount) for la in same_kind)
+        raise IllegalAction(
+            Reason.INVALID_AMOUNT,
+            f"{action.action.value} to {action.amount} is not allowed; the amount must be {allowed}",
+        )
+
+    def _refusal_reason(self, kind: ActionType) -> Reason:
+        wagers = {ActionType.BET, ActionType.RAISE, ActionType.COMPLETE}
+        if kind not in wagers or self.round is None or self.street is Street.SHOWDOWN or self.to_act is None:
+            return Reason.ILLEGAL_ACTION
+        if kind is not betting.wager_kind(self.round):
+            return Reason.ILLEGAL_ACTION
+        seat = self.seats[self.to_act]
+        block = betting.wager_block(seat, self.round, list(self.seats.values()))
+        return block or Reason.ILLEGAL_ACTION
+
+    @staticmethod
+    def _refusal_message(kind: ActionType, legal: Sequence[LegalAction]) -> str:
+        listed = ", ".join(f"{la.action.value} {la.amount}" if la.amount is not None else la.action.value for la in legal)
+        return f"{kind.value} is not allowed now; legal: {listed}"
+
+    # --- antes and dealing --------------------------------------------------------------------
+
+    def _log(self, event: str, **fields: Any) -> None:
+        self.events.append({"event": event, **fields})
+
+    def _post_antes(self) -> None:
+        for seat in self.seats.values():
+            amount = min(self.stakes.ante, seat.stack)
+            if amount:
+                seat.stack -= amount
+                seat.total += amount
+                self._log("ante", seat=seat.seat, amount=amount)
+
+    def _deal_third(self) -> None:
+        for face in ("down", "down", "up"):
+            for seat in self.seats.values():
+                card = self._dealer.take()
+                (seat.down if face == "down" else seat.up).append(card)
+                self._log("deal", seat=seat.seat, card=str(card), face=face)
+        doors = {seat.seat: seat.up[0] for seat in self.seats.values()}
+        self.bring_in_seat = betting.bring_in_seat(self.variant, self.options, doors)
+
+    def _live(self) -> list[SeatState]:
+        return [s for s in self.seats.values() if not s.folded]
+
+    def _deal_street(self) -> None:
+        self.street = NEXT_STREET[self.street]
+        self._log("street", street=self.street.value)
+        live = self._live()
+        if self.street is Street.SEVENTH:
+            deal = self._dealer.deal_seventh([s.seat for s in live], self.options)
+            if deal.remade:
+                self._log("remake")
+            if deal.burn is not None:
+                self._log("burn", card=str(deal.burn))
+            if deal.community is not None:
+                self.community = deal.community
+                self._log("community", card=str(deal.community))
+            for seat_number, card in deal.cards.items():
+                self.seats[seat_number].down.append(card)
+                self._log("deal", seat=seat_number, card=str(card), face="down")
+            return
+        self.fourth_dealt = True
+        if self.options.burn_cards:
+            self._log("burn", card=str(self._dealer.burn()))
+        for seat in live:
+            card = self._dealer.take()
+            seat.up.append(card)
+            self._log("deal", seat=seat.seat, card=str(card), face="up")
+
+    # --- betting rounds -----------------------------------------------------------------------
+
+    def _start_round(self) -> None:
+        """Start this street's betting, or run the board out when fewer than two can bet."""
+        while True:
+            bettors = [s for s in self._live() if s.can_bet]
+            if len(bettors) >= 2:
+                self._open_round(len(bettors))
+                return
+            if self.street is Street.SEVENTH:
+                self._begin_showdown()
+                return
+            self._deal_street()
+
+    def _open_round(self, bettors: int) -> None:
+        small_street = self.street in SMALL_BET_STREETS
+        unit = self.stakes.small_bet if small_street else self.stakes.big_bet
+        live = self._live()
+        double = (
+            self.street is Street.FOURTH
+            and self.variant is Variant.STUD_HIGH
+            and self.options.open_pair_double
+            and any(s.up[0].rank == s.up[1].rank for s in live)
+        )
+        self.round = Round(
+            street=self.street,
+            small=self.stakes.small_bet,
+            big=self.stakes.big_bet,
+            unit=unit,
+            cap=1 + self.options.max_raises,
+            heads_up=self.options.heads_up,
+            began_heads_up=bettors == 2 and self.options.heads_up is HeadsUp.ROUND_BEGINS,
+            double=double,
+        )
+        for seat in self.seats.values():
+            seat.committed = 0
+            seat.acted_level = None
+        if self.street is Street.SEVENTH:
+            self.seventh_had_round = True
+        if self.street is Street.THIRD:
+            assert self.bring_in_seat is not None
+            first = self.bring_in_seat
+        else:
+            first = self._first_actor()
+        self.to_act = self._next_to_act(first, include_start=True)
+
+    def _first_actor(self) -> int:
+        boards = {s.seat: s.up[:4] for s in self._live()}
+        return betting.first_actor_seat(self.variant, self.options, boards)
+
+    def _next_to_act(self, start: int, *, include_start: bool) -> int | None:
+        assert self.round is not None
+        ring = betting.clockwise_from(self.order, start)
+        if not include_start:
+            ring = ring[1:] + ring[:1]
+        for seat_number in ring:
+            if betting.needs_to_act(self.seats[seat_number], self.round):
+                return seat_number
+        return None
+
+    def _apply_betting(self, seat_number: int, legal: LegalAction) -> None:
+        assert self.round is not None
+        seat = self.seats[seat_number]
+        kind = legal.action
+        if kind is ActionType.FOLD:
+            seat.folded = True
+        elif kind is ActionType.CHECK:
+            betting.apply_check(seat, self.round)
+        elif kind is ActionType.CALL:
+            betting.apply_call(seat, self.round)
+        elif kind is ActionType.BRING_IN:
+            assert legal.amount is not None
+            betting.apply_bring_in(seat, self.round, legal.amount, self.stakes.bring_in)
+        else:
+            assert legal.amount is not None
+            betting.apply_wager(seat, self.round, legal.amount, list(self.seats.values()))
+            if self.street is Street.SEVENTH:
+                self.seventh_aggressor = seat_number
+        if len(self._live()) == 1:
+            self._end_round()
+            self._finish()
+            return
+        self.to_act = self._next_to_act(seat_number, include_start=False)
+        if self.to_act is None:
+            self._end_round()
+            if self.street is Street.SEVENTH:
+                self._begin_showdown()
+            else:
+                self._deal_street()
+                self._start_round()
+
+    def _end_round(self) -> None:
+        """Return the part of the top commitment nobody matched, then close the round."""
+        commitments = sorted((s.committed for s in self.seats.values()), reverse=True)
+        if len(commitments) >= 2 and commitments[0] > commitments[1]:
+            top = next(s for s in self.seats.values() if s.committed == commitments[0])
+            excess = commitments[0] - commitments[1]
+            top.stack += excess
+            top.committed -= excess
+            top.total -= excess
+            self._log("return", seat=top.seat, amount=excess)
+        for seat in self.seats.values():
+            seat.committed = 0
+        self.to_act = None
+        self.round = None
+
+    # --- showdown -----------------------------------------------------------------------------
+
+    def _begin_showdown(self) -> None:
+        self.street = Street.SHOWDOWN
+        self._log("street", street=self.street.value)
+        live_order = [seat for seat in self.order if not self.seats[seat].folded]
+        if self.seventh_aggressor is not None and not self.seats[self.seventh_aggressor].folded:
+            first = self.seventh_aggressor
+        elif self.options.showdown_unbet is ShowdownUnbet.LOWEST_SEAT:
+            first = live_order[0]
+        else:
+            first = self._first_actor()
+        ring = betting.clockwise_from(self.order, first)
+        self.showdown_order = [seat for seat in ring if not self.seats[seat].folded]
+        self._advance_showdown()
+
+    def _contenders(self) -> list[int]:
+        return [seat for seat in self.showdown_order if not self.seats[seat].mucked]
+
+    def _must_show(self, seat_number: int) -> bool:
+        """A player may not muck a pot away from every contender (he is its last one)."""
+        pots = self._final_pots()[0]
+        for pot in pots:
+            if seat_number in pot.eligible:
+                others = [s for s in pot.eligible if s != seat_number and not self.seats[s].mucked]
+                if not others:
+                    return True
+        return False
+
+    def _apply_showdown(self, action: Action) -> None:
+        seat = self.seats[action.seat]
+        if action.action is ActionType.SHOW:
+            seat.shown = True
+        else:
+            seat.mucked = True
+        self._advance_showdown()
+
+    def _advance_showdown(self) -> None:
+        if len(self._contenders()) == 1:
+            self._finish()
+            return
+        pending = [s for s in self.showdown_order if not self.seats[s].shown and not self.seats[s].mucked]
+        if pending:
+            self.to_act = pending[0]
+            return
+        self._finish()
+
+    # --- the end ------------------------------------------------------------------------------
+
+    def _final_pots(self) -> tuple[list[showdown.Pot], dict[int, int]]:
+        totals = {seat: s.total for seat, s in self.seats.items()}
+        live = {seat for seat, s in self.seats.items() if not s.folded}
+        all_in = {seat for seat, s in self.seats.items() if s.all_in}
+        return showdown.build_pots(totals, live, all_in)
+
+    def _finish(self) -> None:
+        pots, returned = self._final_pots()
+        for seat_number, amount in returned.items():
+            self.seats[seat_number].stack += amount
+            self._log("return", seat=seat_number, amount=amount)
+        rake = showdown.take_rake(pots, self.options) if self.options.rake_percent and self.fourth_dealt else 0
+        if rake:
+            self._log("rake", amount=rake)
+        contenders = [seat for seat, s in self.seats.items() if not s.folded and not s.mucked]
+        alone = contenders[0] if len(contenders) == 1 else None
+        for index, pot in enumerate(pots):
+            if alone is not None:
+                eligible = [alone] if alone in pot.eligible else []
+            else:
+                eligible = [seat for seat in pot.eligible if self.seats[seat].shown]
+            if not eligible:
+                eligible = [seat for seat in pot.eligible if not self.seats[seat].mucked]
+            showdown.award(pot, eligible, self.variant, self.options, self._hand_cards(), self._own_cards())
+            for half, shares in (("winners", pot.winners), ("high", pot.high), ("low", pot.low)):
+                for seat_number, amount in shares.items():
+                    self.seats[seat_number].stack += amount
+                    self._log("award", pot=index, seat=seat_number, amount=amount, half=half)
+        self.street = Street.COMPLETE
+        self.to_act = None
+        self.round = None
+        self._legal = None
+        self.result = {
+            "pots": [self._pot_json(pot) for pot in pots],
+            "rake": rake,
+            "returned": {str(seat): amount for seat, amount in sorted(returned.items())},
+            "showdown_order": list(self.showdown_order),
+            "stacks": {str(seat): s.stack for seat, s in self.seats.items()},
+        }
+        for s in self.seats.values():
+            s.total = 0
+
+    def _pot_json(self, pot: showdown.Pot) -> dict[str, Any]:
+        data: dict[str, Any] = {"amount": pot.amount, "eligible": pot.eligible}
+        if self.variant is Variant.STUD_HILO8:
+            data["high"] = {str(seat): amount for seat, amount in sorted(pot.high.items())}
+            data["low"] = {str(seat): amount for seat, amount in sorted(pot.low.items())}
+        else:
+            data["winners"] = {str(seat): amount for seat, amount in sorted(pot.winners.items())}
+        return data
+
+    def _own_cards(self) -> dict[int, list[Card]]:
+        return {seat: s.down + s.up for seat, s in self.seats.items()}
+
+    def _hand_cards(self) -> dict[int, list[Card]]:
+        extra = [self.community] if self.community is not None else []
+        return {seat: s.down + s.up + extra for seat, s in self.seats.items()}
+
+
+def _validate_deck(deck: Sequence[Card], remade_stub: Sequence[Card] | None) -> None:
+    if len(deck) != 52:
+        raise SetupError("deck", f"must list all 52 cards, got {len(deck)}")
+    if any(not isinstance(card, Card) for card in deck):
+        raise SetupError("deck", "must contain cards")
+    if len(set(deck)) != 52:
+        seen: set[Card] = set()
+        for card in deck:
+            if card in seen:
+                raise SetupError("deck", f"card {card} appears twice")
+            seen.add(card)
+    if remade_stub is not None:
+        if any(not isinstance(card, Card) for card in remade_stub):
+            raise SetupError("remade_stub", "must contain cards")
+        if len(set(remade_stub)) != len(remade_stub):
+            raise SetupError("remade_stub", "lists a card twice")

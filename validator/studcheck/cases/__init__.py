@@ -4,7 +4,7 @@
 `Case` objects it returns, in the canonical JSON shapes of the protocol.
 """
 
-from studcheck.cases.load import CaseError, load_case, load_cases
+from studcheck.cases.load import CaseError, Problem, load_case, load_cases
 from studcheck.cases.model import Case, Step, StepKind
 
-__all__ = ["Case", "CaseError", "Step", "StepKind", "load_case", "load_cases"]
+__all__ = ["Case", "CaseError", "Problem", "Step", "StepKind", "load_case", "load_cases"]

@@ -75,9 +75,12 @@ def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:
 
 
 def wager_kind(round_: Round) -> ActionType:
+    """A bet opens a round; on third street the first full wager is a completion; else a raise."""
     if round_.level == 0:
         return ActionType.BET
-    return ActionType.COMPLETE if round_.wagers == 0 else ActionType.RAISE
+    if round_.street is Street.THIRD and round_.wagers == 0:
+        return ActionType.COMPLETE
+    return ActionType.RAISE
 
 
 def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> Reason | None:
@@ -92,12 +95,14 @@ def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> R
 
 
 def wager_targets(seat: SeatState, round_: Round) -> list[int]:
-    """The "to" amounts this seat may wager: full targets it can afford, else all-in for less."""
+    """The "to" amounts this seat may wager: the full targets it can afford, and all-in for less
+    when it cannot afford the largest one (ALLIN.CALL-SHORT)."""
     units = [round_.small, round_.big] if round_.double and round_.big != round_.small else [round_.unit]
     most = seat.committed + seat.stack
-    targets = [round_.full_level + unit for unit in units if round_.full_level + unit <= most]
-    if not targets and most > round_.level:
-        targets = [most]
+    full = [round_.full_level + unit for unit in units]
+    targets = [target for target in full if target <= most]
+    if most < full[-1] and most > round_.level and most not in targets:
+        targets.append(most)
     return targets
 
 

@@ -107,9 +107,15 @@ def award(
     options: Options,
     hands: Mapping[int, Sequence[Card]],
     own_cards: Mapping[int, Sequence[Card]],
+    *,
+    shown: bool,
 ) -> None:
-    """Fill the pot's winners (or high and low halves) among `contenders` (who showed)."""
-    if len(contenders) == 1:
+    """Fill the pot's winners (or high and low halves) among `contenders`.
+
+    Shown hands are always judged, even a single one (a lone shown Hi-Lo hand with a low takes
+    both halves); a pot won without a showdown goes whole to its winner.
+    """
+    if not shown:
         target = pot.high if variant is Variant.STUD_HILO8 else pot.winners
         target[contenders[0]] = pot.amount
         return

@@ -94,7 +94,9 @@ class Hand:
         self.fourth_dealt = False
         self.seventh_aggressor: int | None = None
         self.seventh_had_round = False
-        self.showdown_order: list[int] = []
+        self.showdown_order: list[int] = []  # seats in the order they were asked to show
+        self._showdown_queue: list[int] = []
+        self.returned: dict[int, int] = {}  # uncalled chips given back, for the result
         self.result: dict[str, Any] | None = None
         self._legal: list[LegalAction] | None = None
         self._post_antes()
@@ -367,6 +369,7 @@ class Hand:
             top.stack += excess
             top.committed -= excess
             top.total -= excess
+            self.returned[top.seat] = self.returned.get(top.seat, 0) + excess
             self._log("return", seat=top.seat, amount=excess)
         for seat in self.seats.values():
             seat.committed = 0
@@ -386,11 +389,11 @@ class Hand:
         else:
             first = self._first_actor()
         ring = betting.clockwise_from(self.order, first)
-        self.showdown_order = [seat for seat in ring if not self.seats[seat].folded]
+        self._showdown_queue = [seat for seat in ring if not self.seats[seat].folded]
         self._advance_showdown()
 
     def _contenders(self) -> list[int]:
-        return [seat for seat in self.showdown_order if not self.seats[seat].mucked]
+        return [seat for seat in self._showdown_queue if not self.seats[seat].mucked]
 
     def _must_show(self, seat_number: int) -> bool:
         """A player may not muck a pot away from every contender (he is its last one)."""
@@ -404,6 +407,7 @@ class Hand:
 
     def _apply_showdown(self, action: Action) -> None:
         seat = self.seats[action.seat]
+        self.showdown_order.append(action.seat)
         if action.action is ActionType.SHOW:
             seat.shown = True
         else:
@@ -414,7 +418,7 @@ class Hand:
         if len(self._contenders()) == 1:
             self._finish()
             return
-        pending = [s for s in self.showdown_order if not self.seats[s].shown and not self.seats[s].mucked]
+        pending = [s for s in self._showdown_queue if not self.seats[s].shown and not self.seats[s].mucked]
         if pending:
             self.to_act = pending[0]
             return
@@ -432,20 +436,17 @@ class Hand:
         pots, returned = self._final_pots()
         for seat_number, amount in returned.items():
             self.seats[seat_number].stack += amount
+            self.returned[seat_number] = self.returned.get(seat_number, 0) + amount
             self._log("return", seat=seat_number, amount=amount)
         rake = showdown.take_rake(pots, self.options) if self.options.rake_percent and self.fourth_dealt else 0
         if rake:
             self._log("rake", amount=rake)
-        contenders = [seat for seat, s in self.seats.items() if not s.folded and not s.mucked]
-        alone = contenders[0] if len(contenders) == 1 else None
         for index, pot in enumerate(pots):
-            if alone is not None:
-                eligible = [alone] if alone in pot.eligible else []
-            else:
-                eligible = [seat for seat in pot.eligible if self.seats[seat].shown]
-            if not eligible:
-                eligible = [seat for seat in pot.eligible if not self.seats[seat].mucked]
-            showdown.award(pot, eligible, self.variant, self.options, self._hand_cards(), self._own_cards())
+            shown = [seat for seat in pot.eligible if self.seats[seat].shown]
+            unmucked = [seat for seat in pot.eligible if not self.seats[seat].mucked]
+            contenders = shown or unmucked
+            hands, own = self._hand_cards(), self._own_cards()
+            showdown.award(pot, contenders, self.variant, self.options, hands, own, shown=bool(shown))
             for half, shares in (("winners", pot.winners), ("high", pot.high), ("low", pot.low)):
                 for seat_number, amount in shares.items():
                     self.seats[seat_number].stack += amount
@@ -457,7 +458,7 @@ class Hand:
         self.result = {
             "pots": [self._pot_json(pot) for pot in pots],
             "rake": rake,
-            "returned": {str(seat): amount for seat, amount in sorted(returned.items())},
+            "returned": {str(seat): amount for seat, amount in sorted(self.returned.items())},
             "showdown_order": list(self.showdown_order),
             "stacks": {str(seat): s.stack for seat, s in self.seats.items()},
         }

@@ -7,7 +7,7 @@ Requests are plain frozen dataclasses so the runner cannot forget a field; respo
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -178,8 +178,33 @@ def _validator(definition: str) -> Draft202012Validator:
     return Draft202012Validator(wrapper)
 
 
+@lru_cache(maxsize=None)
+def _fast_validator(definition: str) -> Callable[[Any], Any] | None:
+    """A compiled fastjsonschema check (about 15x faster), or None if the library is missing.
+
+    The schema only uses keywords that mean the same in draft-07, so it is compiled as draft-07;
+    jsonschema (2020-12) stays the authority: it alone decides when the fast check objects.
+    """
+    try:
+        import fastjsonschema  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        return None
+    schema = protocol_schema()
+    wrapper = {"$schema": "http://json-schema.org/draft-07/schema#", "$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
+    compiled: Callable[[Any], Any] = fastjsonschema.compile(wrapper)
+    return compiled
+
+
 def schema_problem(definition: str, message: Any) -> str | None:
     """The first reason `message` does not match `$defs/<definition>`, or None if it does."""
+    fast = _fast_validator(definition)
+    if fast is not None:
+        try:
+            fast(message)
+        except Exception:  # any objection: ask the authoritative validator for the verdict and words
+            pass
+        else:
+            return None
     validator = _validator(definition)
     error = next(iter(validator.iter_errors(message)), None)
     if error is None:

@@ -1,0 +1,106 @@
+"""The protocol schema: the fast compiled check agrees with the authoritative jsonschema one."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from conftest import CASES
+from studcheck.cases.load import load_cases
+from studcheck.harness.runner import Runner
+from studcheck.protocol.client import EngineClient, InProcessTransport
+from studcheck.protocol.messages import _fast_validator, _validator, protocol_schema, schema_problem
+from studcheck.resources import schema_path
+
+
+def responses() -> list[dict[str, Any]]:
+    client = EngineClient(InProcessTransport)
+    client.start()
+    runner = Runner(client)
+    found = []
+    for case in load_cases([CASES]):
+        runner.run(case)
+        found += [entry["response"] for entry in client.transcript if entry["response"].get("ok")]
+    client.stop()
+    return found
+
+
+STATES = responses()
+
+
+def mutations(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """(path, replacement) pairs: wrong types, a dropped key, out-of-range values."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from mutations(item, (*path, key))
+            yield (*path, key), _DROP
+    elif isinstance(value, list):
+        for index, item in enumerate(value[:2]):
+            yield from mutations(item, (*path, index))
+        yield path, "not a list"
+    elif isinstance(value, bool):
+        yield path, 1
+    elif isinstance(value, int):
+        yield path, -1
+        yield path, str(value)
+    elif isinstance(value, str):
+        yield path, value + "x"
+    elif value is None:
+        yield path, 0
+
+
+_DROP = object()
+
+
+def mutate(message: dict[str, Any], path: tuple[Any, ...], replacement: Any) -> dict[str, Any]:
+    copied = copy.deepcopy(message)
+    target: Any = copied
+    for part in path[:-1]:
+        target = target[part]
+    if replacement is _DROP:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = replacement
+    return copied
+
+
+def test_schemas_are_valid_json_schema() -> None:
+    Draft202012Validator.check_schema(protocol_schema())
+    Draft202012Validator.check_schema(json.loads(schema_path("report").read_text()))
+
+
+def test_reference_answers_are_valid() -> None:
+    assert len(STATES) > 10
+    for response in STATES:
+        assert schema_problem("response_state", response) is None
+
+
+def test_fast_and_authoritative_validators_agree_on_mutations() -> None:
+    fast = _fast_validator("response_state")
+    if fast is None:
+        pytest.skip("fastjsonschema is not installed")
+    authoritative = _validator("response_state")
+    checked = 0
+    for response in STATES[:6]:
+        for path, replacement in mutations(response):
+            message = mutate(response, path, replacement)
+            try:
+                fast(message)
+                fast_ok = True
+            except Exception:
+                fast_ok = False
+            assert fast_ok == authoritative.is_valid(message), (path, replacement)
+            checked += 1
+    assert checked > 500
+
+
+def test_problem_names_the_path() -> None:
+    response = copy.deepcopy(STATES[0])
+    response["state"]["seats"][1]["up"] = ["10h"]
+    problem = schema_problem("response_state", response)
+    assert problem is not None and problem.startswith("state.seats[1].up[0]:")

@@ -127,3 +127,20 @@ def test_smoke_passes_on_the_reference_engine(run_harness) -> None:  # type: ign
 def test_smoke_explains_in_plain_words(run_harness, name: str, code: int, words: str) -> None:  # type: ignore[no-untyped-def]
     exit_code, out, _ = run_harness("smoke", "--engine", engine(name), "--timeout", "1")
     assert exit_code == code and words in out
+
+
+def test_real_cli_default_engine_is_studcheck_serve(tmp_path: Path) -> None:
+    """`studcheck run` without --engine spawns `python -m studcheck serve`: the real protocol path."""
+    import subprocess
+    import sys
+
+    report = tmp_path / "r.jsonl"
+    done = subprocess.run([sys.executable, "-m", "studcheck", "run", "--cases", str(CASES), "--report", str(report)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    header = json.loads(report.read_text().splitlines()[0])
+    assert header["engine"]["name"] == "studcheck-reference"
+    assert header["command"].endswith("-m studcheck serve")
+    smoke = subprocess.run([sys.executable, "-m", "studcheck", "smoke", "--engine", f"{sys.executable} -m studcheck serve"],
+                           capture_output=True, text=True, timeout=60)
+    assert smoke.returncode == 0, smoke.stdout + smoke.stderr

@@ -157,12 +157,21 @@ class _Builder:
         final = self.final(raw.get("final"))
         if options is None or stakes is None or deck is None or any(step is None for step in steps):
             return None
+        named = dict(raw.get("options") or {})
+        if "burn_cards" not in named and ("deck" in raw or raw.get("burns")):
+            # An explicit deck or listed burns fix where the burns are: the burn option matters.
+            named["burn_cards"] = True
+        seat_cards = None
+        if "deck" not in raw:
+            seat_cards = {int(key): tuple(self.cards(seat["cards"], ["seats", key, "cards"], wildcard=True) or ())
+                          for key, seat in raw["seats"].items()}
         return Case(
             id=raw["id"], title=raw["title"], path=path, line=self.line("id"),
             rules=tuple(raw["rules"]), tags=tuple(raw["tags"]), variant=Variant(raw["variant"]),
-            options=dict(raw.get("options") or {}), stakes=stakes, seats=seats, deck=deck,
+            options=named, stakes=stakes, seats=seats, deck=deck,
             remade_stub=remade, steps=tuple(step for step in steps if step is not None), final=final,
             generated=bool(raw.get("generated", False)), note=raw.get("note"),
+            seat_cards=seat_cards, burns=tuple(self.cards(raw.get("burns") or [], ["burns"], wildcard=True) or ()),
         )
 
     def options(self) -> Options | None:

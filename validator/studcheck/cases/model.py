@@ -11,6 +11,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from studcheck.cases.deck import build_deck
 from studcheck.cards import Card
 from studcheck.rules import ActionType, Options, SeatSetup, Stakes, Variant
 
@@ -71,6 +72,16 @@ class Case:
     final: dict[str, Any] | None
     generated: bool
     note: str | None
+    #: per-seat cards (None = any card) and burns, when the deck was built from them: kept so the
+    #: deck can be dealt again for the burn option an engine actually plays (see `deck_for`)
+    seat_cards: dict[int, tuple[Card | None, ...]] | None = None
+    burns: tuple[Card | None, ...] = ()
+
+    def deck_for(self, options: Options) -> tuple[Card, ...]:
+        """The deck that deals this case's cards under `options` (burns shift every later card)."""
+        if self.seat_cards is None or options.burn_cards == self.options.get("burn_cards", True):
+            return self.deck
+        return build_deck(self.seat_cards, self.burns, burn_cards=options.burn_cards, short_stub=options.short_stub)
 
     def options_with(self, defaults: Options) -> Options:
         """The full option set for running this case: `defaults` overridden by the case's options."""

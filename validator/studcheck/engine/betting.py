@@ -62,8 +62,13 @@ class Round:
 LegalList = list[tuple[ActionType, int | None]]
 
 
-def needs_to_act(seat: SeatState, round_: Round) -> bool:
-    return seat.can_bet and (seat.acted_level is None or seat.committed < round_.level)
+def needs_to_act(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> bool:
+    """Facing chips to call, or not yet acted while someone else could still bet against him."""
+    if not seat.can_bet:
+        return False
+    if seat.committed < round_.level:
+        return True
+    return seat.acted_level is None and any(other.can_bet for other in seats if other is not seat)
 
 
 def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:

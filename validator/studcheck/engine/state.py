@@ -324,8 +324,9 @@ class Hand:
         ring = betting.clockwise_from(self.order, start)
         if not include_start:
             ring = ring[1:] + ring[:1]
+        everyone = list(self.seats.values())
         for seat_number in ring:
-            if betting.needs_to_act(self.seats[seat_number], self.round):
+            if betting.needs_to_act(self.seats[seat_number], self.round, everyone):
                 return seat_number
         return None
 

@@ -124,7 +124,7 @@ def new_hand_fields(case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
         "options": dict(options),
         "stakes": case.stakes.to_json(),
         "seats": [{"seat": s.seat, "stack": s.stack} for s in case.seats],
-        "deck": [str(card) for card in case.deck],
+        "deck": [str(card) for card in case.deck_for(Options.from_json(options))],
         "remade_stub": None if case.remade_stub is None else [str(card) for card in case.remade_stub],
         "label": case.id,
     }

@@ -174,7 +174,11 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             _junit(args, writer)
             return EXIT_ENGINE
         writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args)))
-        verdicts = _run_all(Runner(client), cases, xfail, writer, replay, progress=not args.no_progress)
+        try:
+            verdicts = _run_all(Runner(client), cases, xfail, writer, replay, progress=not args.no_progress)
+        except BaseException:  # e.g. Ctrl-C: never leave an engine process behind
+            client.stop(polite=False)
+            raise
         client.stop()
         code = EXIT_FAIL if any(verdict.outcome in FAILING for verdict in verdicts) else EXIT_OK
         duration = time.perf_counter() - clock

@@ -161,11 +161,13 @@ class Runner:
         base = base.with_changes(options=options)
         self.client.transcript = []
         step_index: int | None = None
+        phase = "setup"
         try:
             state = self._setup(case, options)
+            phase = "step"
             for step_index, step in enumerate(case.steps):
                 state = self._step(step_index, step, state)
-            step_index = None
+            step_index, phase = None, "final"
             if case.final is not None:
                 found = compare_final(case.final, state.get("result"))
                 if found:
@@ -173,7 +175,7 @@ class Runner:
         except NotApplicable as exc:
             return base.with_changes(outcome=Outcome.NOT_APPLICABLE, message=str(exc))
         except CaseFailed as exc:
-            return self._failed(base, case, exc, step_index)
+            return self._failed(base, case, exc, step_index, phase)
         except EngineError as exc:
             verdict = self._error(base, exc, step=step_index, case=case)
             self._restart()
@@ -235,12 +237,12 @@ class Runner:
             raise CaseFailed("state changed after refused action", changed)
         return before
 
-    def _failed(self, base: Verdict, case: Case, exc: CaseFailed, step_index: int | None) -> Verdict:
+    def _failed(self, base: Verdict, case: Case, exc: CaseFailed, step_index: int | None, phase: str) -> Verdict:
         step = case.steps[step_index] if step_index is not None else None
         return base.with_changes(
             outcome=Outcome.FAIL,
             step=step_index,
-            step_text=step.describe() if step is not None else ("final" if case.final is not None else "setup"),
+            step_text=step.describe() if step is not None else phase,
             line=step.line if step is not None else case.line,
             message=exc.message,
             mismatches=exc.mismatches,
@@ -253,7 +255,7 @@ class Runner:
         return base.with_changes(
             outcome=Outcome.ERROR,
             step=step,
-            step_text=step_obj.describe() if step_obj is not None else None,
+            step_text=step_obj.describe() if step_obj is not None else ("setup" if case is not None else None),
             line=step_obj.line if step_obj is not None else base.line,
             message=prefix + exc.message,
             problem=exc.problem.value,

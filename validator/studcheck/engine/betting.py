@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from studcheck.cards import Card, Rank
 from studcheck.engine.errors import Reason
@@ -203,15 +204,25 @@ def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card
 def first_actor_seat(variant: Variant, options: Options, boards: dict[int, Sequence[Card]]) -> int:
     """The best exposed board (Razz: lowest) among the given live seats; ties per the option."""
     razz = variant is Variant.RAZZ
-    key_of = exposed_low_key if razz else exposed_high_key
+    key_of = _exposed_low if razz else _exposed_high
     by_suit = options.first_actor_tie is FirstActorTie.SUIT
 
     def strength(seat: int) -> tuple[tuple[int, ...], tuple[int, int], int]:
-        board = boards[seat]
+        board = tuple(boards[seat])
         tie = max(_card_key(card, razz) for card in board) if by_suit else (0, 0)
         return (key_of(board), tie, -seat)
 
     return max(boards, key=strength)
+
+
+@lru_cache(maxsize=65536)
+def _exposed_high(board: tuple[Card, ...]) -> tuple[int, ...]:
+    return exposed_high_key(board)
+
+
+@lru_cache(maxsize=65536)
+def _exposed_low(board: tuple[Card, ...]) -> tuple[int, ...]:
+    return exposed_low_key(board)
 
 
 def clockwise_from(order: Sequence[int], start: int) -> list[int]:

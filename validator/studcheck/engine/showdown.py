@@ -88,6 +88,8 @@ def _priority(
 def split(amount: int, winners: Sequence[int], priority: Callable[[int], tuple[int, int]]) -> dict[int, int]:
     """Equal shares; the odd chips go one each to the winners in priority order."""
     share, odd = divmod(amount, len(winners))
+    if odd == 0:
+        return {seat: share for seat in winners}
     ordered = sorted(winners, key=priority, reverse=True)
     return {seat: share + (1 if position < odd else 0) for position, seat in enumerate(ordered)}
 

@@ -96,6 +96,7 @@ class Hand:
         self.seventh_had_round = False
         self.showdown_order: list[int] = []  # seats in the order they were asked to show
         self._showdown_queue: list[int] = []
+        self._showdown_pots: list[showdown.Pot] | None = None
         self.returned: dict[int, int] = {}  # uncalled chips given back, for the result
         self.result: dict[str, Any] | None = None
         self._legal: list[LegalAction] | None = None
@@ -398,8 +399,9 @@ class Hand:
 
     def _must_show(self, seat_number: int) -> bool:
         """A player may not muck a pot away from every contender (he is its last one)."""
-        pots = self._final_pots()[0]
-        for pot in pots:
+        if self._showdown_pots is None:  # contributions no longer change once the showdown begins
+            self._showdown_pots = self._final_pots()[0]
+        for pot in self._showdown_pots:
             if seat_number in pot.eligible:
                 others = [s for s in pot.eligible if s != seat_number and not self.seats[s].mucked]
                 if not others:

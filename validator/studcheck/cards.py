@@ -85,7 +85,7 @@ def parse_card(text: str) -> Card:
         raise CardError(f"invalid card {text!r}: use T for ten (e.g. 'Th')")
     if len(text) != 2:
         raise CardError(f"invalid card {text!r}: a card is two characters, rank then suit, e.g. 'As' or 'Td'")
-    rank, suit = text
+    rank, suit = text[0], text[1]
     if rank not in RANK_CHARS:
         hint = " (ranks are upper case)" if rank.upper() in RANK_CHARS else ""
         raise CardError(f"invalid card {text!r}: rank {rank!r} is not one of {RANK_CHARS}{hint}")

@@ -7,7 +7,7 @@ expressed in terms of them, so the legal-action list and the effect of an action
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -201,7 +201,7 @@ def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card
     return max(door_cards, key=badness)
 
 
-def first_actor_seat(variant: Variant, options: Options, boards: dict[int, Sequence[Card]]) -> int:
+def first_actor_seat(variant: Variant, options: Options, boards: Mapping[int, Sequence[Card]]) -> int:
     """The best exposed board (Razz: lowest) among the given live seats; ties per the option."""
     razz = variant is Variant.RAZZ
     key_of = _exposed_low if razz else _exposed_high

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from studcheck.cards import Card, Rank
 from studcheck.evaluate import (
@@ -73,16 +74,63 @@ def _low_rank(card: Card) -> int:
     return 1 if card.rank is Rank.ACE else int(card.rank)
 
 
-def _priority(
-    five: Sequence[Card] | None, cards: Sequence[Card], *, low: bool, options: Options
+def _chip_key(card: Card, low: bool) -> tuple[int, int]:
+    return (_low_rank(card) if low else int(card.rank), card.suit.order)
+
+
+def _best_own_five_key(
+    hand: Sequence[Card], own: Sequence[Card], value_of: Callable[[Sequence[Card]], int | None], low: bool
 ) -> tuple[int, int]:
+    """With a community card, the winning five most favourable to the player, community skipped."""
+    target = value_of(hand)
+    keys = [
+        max(_chip_key(c, low) for c in five if c in own)
+        for five in combinations(hand, 5)
+        if value_of(five) == target
+    ]
+    return max(keys)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Side:
+    """How one side of a pot is judged: its value function, its best five, and ace low or high."""
+
+    value_of: Callable[[Sequence[Card]], int | None]
+    best_five: Callable[[Sequence[Card]], Sequence[Card] | None]
+    low: bool
+
+
+HIGH = Side(value_of=high_value, best_five=high_best_five, low=False)
+RAZZ = Side(value_of=razz_value, best_five=razz_best_five, low=True)
+EIGHT = Side(value_of=low8_value, best_five=low8_best_five, low=True)
+
+
+def _priority(side: Side, hand: Sequence[Card], own: Sequence[Card], options: Options) -> tuple[int, int]:
     """Odd-chip priority of a winner: larger is served first."""
-    if options.odd_chip is OddChip.BEST_FIVE and five is not None:
-        return max((_low_rank(c) if low else int(c.rank), c.suit.order) for c in five)
-    if low:  # RRP: the lowest card by suit of all cards takes the odd chip in low games
-        lowest = min((_low_rank(c), c.suit.order) for c in cards)
+    if options.odd_chip is OddChip.BEST_FIVE:
+        if len(hand) > len(own):
+            return _best_own_five_key(hand, own, side.value_of, side.low)
+        five = side.best_five(hand) or hand
+        return max(_chip_key(c, side.low) for c in five)
+    if side.low:  # RRP: the lowest card by suit of all cards takes the odd chip in low games
+        lowest = min((_low_rank(c), c.suit.order) for c in own)
         return (-lowest[0], -lowest[1])
-    return max((int(c.rank), c.suit.order) for c in cards)
+    return max((int(c.rank), c.suit.order) for c in own)
+
+
+def _split_side(
+    amount: int,
+    contenders: Sequence[int],
+    side: Side,
+    hands: Mapping[int, Sequence[Card]],
+    own_cards: Mapping[int, Sequence[Card]],
+    options: Options,
+) -> dict[int, int]:
+    """The best hands of one side among the contenders share `amount` (empty: nobody qualifies)."""
+    winners = _best({seat: side.value_of(hands[seat]) for seat in contenders})
+    if not winners:
+        return {}
+    return split(amount, winners, lambda seat: _priority(side, hands[seat], own_cards[seat], options))
 
 
 def split(amount: int, winners: Sequence[int], priority: Callable[[int], tuple[int, int]]) -> dict[int, int]:
@@ -121,30 +169,11 @@ def award(
         target = pot.high if variant is Variant.STUD_HILO8 else pot.winners
         target[contenders[0]] = pot.amount
         return
-    if variant is Variant.RAZZ:
-        winners = _best({seat: razz_value(hands[seat]) for seat in contenders})
-        pot.winners = split(
-            pot.amount,
-            winners,
-            lambda s: _priority(razz_best_five(hands[s]), own_cards[s], low=True, options=options),
-        )
-        return
-    high_winners = _best({seat: high_value(hands[seat]) for seat in contenders})
-
-    def high_priority(seat: int) -> tuple[int, int]:
-        return _priority(high_best_five(hands[seat]), own_cards[seat], low=False, options=options)
-
-    if variant is Variant.STUD_HIGH:
-        pot.winners = split(pot.amount, high_winners, high_priority)
-        return
-    low_winners = _best({seat: low8_value(hands[seat]) for seat in contenders})
-    if not low_winners:
-        pot.high = split(pot.amount, high_winners, high_priority)
+    if variant is not Variant.STUD_HILO8:
+        side = RAZZ if variant is Variant.RAZZ else HIGH
+        pot.winners = _split_side(pot.amount, contenders, side, hands, own_cards, options)
         return
     low_half = pot.amount // 2
-    pot.high = split(pot.amount - low_half, high_winners, high_priority)
-    pot.low = split(
-        low_half,
-        low_winners,
-        lambda s: _priority(low8_best_five(hands[s]), own_cards[s], low=True, options=options),
-    )
+    pot.low = _split_side(low_half, contenders, EIGHT, hands, own_cards, options)
+    high_share = pot.amount - low_half if pot.low else pot.amount
+    pot.high = _split_side(high_share, contenders, HIGH, hands, own_cards, options)

@@ -26,7 +26,13 @@ class Mismatch:
     actual: Any
 
     def describe(self) -> str:
-        return f"{self.path}: expected {_show(self.expected)}, got {_show(self.actual)}"
+        text = f"{self.path}: expected {_show(self.expected)}, got {_show(self.actual)}"
+        if isinstance(self.expected, list) and isinstance(self.actual, list) and self.path in ("legal", "folded", "all_in", "shown", "mucked"):
+            missing = [item for item in self.expected if item not in self.actual]
+            extra = [item for item in self.actual if item not in self.expected]
+            notes = ([f"missing {_show(missing)}"] if missing else []) + ([f"unexpected {_show(extra)}"] if extra else [])
+            text += f" ({'; '.join(notes)})" if notes else ""
+        return text
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "expected": self.expected, "actual": self.actual}

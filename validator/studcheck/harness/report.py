@@ -110,6 +110,8 @@ def describe_failure(verdict: Verdict, *, replay: str) -> str:
     where = f"step {verdict.step + 1} `{verdict.step_text}`" if verdict.step is not None else (verdict.step_text or "setup")
     lines = [f"{verdict.outcome.value.upper()} {verdict.case_id} ({verdict.title})" if verdict.title else f"{verdict.outcome.value.upper()} {verdict.case_id}"]
     lines.append(f"  at {verdict.location}, {where}")
+    if verdict.rules:
+        lines.append(f"  rules: {', '.join(verdict.rules)}")
     if verdict.message:
         lines.append(f"  {verdict.message}")
     for mismatch in verdict.mismatches[:12]:

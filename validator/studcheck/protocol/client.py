@@ -98,6 +98,7 @@ class SubprocessTransport:
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr = bytearray()
         self._stderr_lock = threading.Lock()
+        self._stderr_thread: threading.Thread | None = None
 
     def start(self) -> None:
         self._lines = queue.Queue()
@@ -114,7 +115,8 @@ class SubprocessTransport:
             raise EngineError(Problem.START, f"cannot start the engine {shlex.join(self.argv)!r}: {exc}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
         threading.Thread(target=self._read_stdout, args=(self._process.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(self._process.stderr,), daemon=True).start()
+        self._stderr_thread = threading.Thread(target=self._read_stderr, args=(self._process.stderr,), daemon=True)
+        self._stderr_thread.start()
 
     def _read_stdout(self, stream: IO[bytes], lines: queue.Queue[object]) -> None:
         try:
@@ -152,7 +154,7 @@ class SubprocessTransport:
             process.stdin.write(line)
             process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise EngineError(Problem.CRASH, f"the engine stopped reading its input{self._exit_note()}") from None
+            raise EngineError(Problem.CRASH, f"the engine stopped reading its input{self._exit_note(wait=1.0)}") from None
 
     def receive(self, timeout: float) -> bytes:
         deadline = time.monotonic() + timeout
@@ -180,6 +182,8 @@ class SubprocessTransport:
             code = process.wait(timeout=wait)
         except subprocess.TimeoutExpired:
             return " (the process is still running)"
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=0.5)  # so the evidence includes its last words
         return f" (exit code {code})"
 
     def stderr_tail(self) -> str:

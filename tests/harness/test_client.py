@@ -76,7 +76,7 @@ def test_supports_tells_bools_from_ints() -> None:
 
 
 def test_timeout_then_restart_gives_a_working_engine() -> None:
-    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "hang_third_request.py")]), timeout=0.3)
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "hang_third_request.py")]), timeout=1.0)
     client.start()
     client.request(RequestType.STATE, {})  # request 2: answered (no_hand)
     with pytest.raises(EngineError) as caught:
@@ -88,7 +88,7 @@ def test_timeout_then_restart_gives_a_working_engine() -> None:
 
 
 def test_stderr_buffer_keeps_only_the_tail() -> None:
-    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "stderr_flood.py")], stderr_keep=4096))
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "stderr_flood.py")], stderr_keep=4096), timeout=10)
     client.start()
     for _ in range(3):
         client.request(RequestType.STATE, {})

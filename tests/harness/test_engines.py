@@ -45,7 +45,7 @@ def problems(lines: list[dict[str, Any]]) -> dict[str, str | None]:
         ("hang_third_request", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "pass"}, "timeout"),
         ("not_json", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "not_json"),
         ("wrong_seq", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "wrong_seq"),
-        ("huge_line", ["--id", "T-RAZ-001"], 1, {"T-RAZ-001": "error"}, "line_too_long"),
+        ("huge_line", ["--id", "T-RAZ-001", "--timeout", "10"], 1, {"T-RAZ-001": "error"}, "line_too_long"),
         ("exit_after_hello", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "crash"),
         ("bad_schema", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response"),
         ("stderr_flood", [], 0, ALL_PASS, None),
@@ -58,7 +58,7 @@ def test_broken_engine_verdicts(run_harness, tmp_path: Path, name: str, extra: l
                                 expected: dict[str, str], problem: str | None) -> None:
     report = tmp_path / "report.jsonl"
     started = time.monotonic()
-    exit_code, out, _ = run_harness("run", "--engine", engine(name), "--cases", str(CASES), "--timeout", "0.5",
+    exit_code, out, _ = run_harness("run", "--engine", engine(name), "--cases", str(CASES), "--timeout", "1",
                                     "--report", str(report), *extra)
     assert time.monotonic() - started < 10
     lines = read_report(report)

@@ -1,0 +1,128 @@
+"""The user-facing commands, timed as a user runs them: the case suite and the fuzzer.
+
+Each command runs as a fresh `python -m studcheck ...` process (no shell), so the times include
+interpreter start-up and case loading exactly as in CI. The suite is run twice: with the reference
+engine in process (`--in-process`) and through the protocol (a `studcheck serve` subprocess, JSON
+lines over pipes). The harness's own duration (from the `--report` footer, start-up excluded) is
+kept next to the wall time.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench_common import Row, Verdict, at_least
+
+SUITE_TARGET = 2.0  # protocol wall time <= this many times the in-process wall time
+STUDCHECK = [sys.executable, "-m", "studcheck"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CommandConfig:
+    repeat: int
+    fuzz_hands: int
+    suite_args: tuple[str, ...] = ()  # e.g. ("--variant", "razz") to run part of the suite
+
+
+@dataclass(frozen=True, kw_only=True)
+class Timed:
+    wall: float
+    harness: float | None  # the harness's own duration_s, when it wrote a report
+    exit_code: int
+    output: str
+
+
+def _timed(argv: list[str], report: Path | None) -> Timed:
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    harness = None
+    if report is not None and report.exists():
+        for line in report.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record.get("kind") == "footer":
+                harness = float(record["duration_s"])
+    return Timed(wall=wall, harness=harness, exit_code=done.returncode, output=done.stdout + done.stderr)
+
+
+def _best_runs(commands: list[list[str]], repeat: int) -> list[Timed]:
+    """Fastest of `repeat` runs of each command, run in turn (a, b, a, b, ...) so background load
+    spreads over all of them; each run writes its report to a fresh temporary file."""
+    best: list[Timed | None] = [None] * len(commands)
+    with tempfile.TemporaryDirectory() as tmp:
+        for attempt in range(max(1, repeat)):
+            for number, argv in enumerate(commands):
+                report = Path(tmp) / f"report{number}-{attempt}.jsonl"
+                timed = _timed([*argv, "--report", str(report)], report)
+                current = best[number]
+                if current is None or timed.wall < current.wall:
+                    best[number] = timed
+    return [timed for timed in best if timed is not None]
+
+
+def suite_row(config: CommandConfig) -> Row:
+    base = [*STUDCHECK, "run", "--no-progress", *config.suite_args]
+    _timed([*STUDCHECK, "--version"], None)  # warm the file cache and bytecode
+    local, piped = _best_runs([[*base, "--in-process"], base], config.repeat)
+    ratio = piped.wall / local.wall
+    failing = [f"{name} exit {t.exit_code}" for name, t in (("in-process", local), ("protocol", piped)) if t.exit_code]
+    harness = ""
+    if local.harness and piped.harness:
+        harness = f"; harness-only {piped.harness:.2f} s vs {local.harness:.2f} s = {piped.harness / local.harness:.2f}x"
+    note = f"wall time incl. start-up{harness}" + (f"; SUITE FAILS ({', '.join(failing)})" if failing else "")
+    # Smaller is better here, so the row's ratio is the slowdown; the target is a ceiling.
+    return Row(
+        key="suite", label="case suite: protocol vs in-process", unit="s", studcheck=piped.wall, other=local.wall,
+        other_name="in-process", ratio=ratio, target=f"<= {SUITE_TARGET:g}x",
+        verdict=Verdict.PASS if ratio <= SUITE_TARGET else Verdict.MISS, note=note,
+        extra={"protocol_harness_s": piped.harness, "in_process_harness_s": local.harness,
+               "exit_codes": {"in_process": local.exit_code, "protocol": piped.exit_code},
+               "args": list(config.suite_args)},
+    )
+
+
+def fuzz_available() -> bool:
+    return importlib.util.find_spec("studcheck.fuzz") is not None
+
+
+def _fuzz_help() -> str:
+    done = subprocess.run([*STUDCHECK, "fuzz", "--help"], capture_output=True, text=True, check=False)
+    return done.stdout if done.returncode == 0 else ""
+
+
+def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> Row:
+    """Reference engine against itself through the protocol; compared with PokerKit in process."""
+    key, label = "fuzz", "fuzz through the protocol (hands/s)"
+    target = ">= 1x PokerKit random (2a)"
+    help_text = _fuzz_help() if fuzz_available() else ""
+    if not help_text:
+        return Row(key=key, label=label, unit="hands/s", studcheck=None, other=pokerkit_rate, target=target,
+                   verdict=Verdict.SKIP, note="studcheck fuzz is not available in this checkout")
+    engine = shlex.join([*STUDCHECK, "serve"])
+    argv = [*STUDCHECK, "fuzz", "--engine", engine, "--hands", str(config.fuzz_hands)]
+    if "--seed" in help_text:
+        argv += ["--seed", str(seed)]
+    best: Timed | None = None
+    for _ in range(max(1, config.repeat)):
+        timed = _timed(argv, None)
+        if best is None or timed.wall < best.wall:
+            best = timed
+    assert best is not None
+    rate = config.fuzz_hands / best.wall
+    note = f"{config.fuzz_hands} hands in {best.wall:.2f} s wall incl. start-up"
+    if best.exit_code:
+        note += f"; FUZZ EXIT {best.exit_code}: {best.output.strip().splitlines()[-1:]}"
+    ratio = rate / pokerkit_rate if pokerkit_rate else None
+    extra: dict[str, Any] = {"argv": argv, "exit_code": best.exit_code, "hands": config.fuzz_hands}
+    return Row(key=key, label=label, unit="hands/s", studcheck=rate, other=pokerkit_rate, ratio=ratio,
+               target=target, verdict=at_least(ratio, 1.0) if not best.exit_code else Verdict.WRONG,
+               note=note, extra=extra)

@@ -1,0 +1,224 @@
+"""Complete random 6-handed fixed-limit hands per second, in process: studcheck.engine vs PokerKit.
+
+Same stakes for both (ante 1, bring-in 2, small bet 5, big bet 10, stacks 200: no one can go
+all-in, as four bets on every street cost at most 181) and the same decision policy, modelled on
+PokerKit's own loop (research probes): at each decision pick uniformly among the *kinds* of legal
+action — post the bring-in, fold, check-or-call, complete/bet/raise (the smallest amount) — where
+fold is offered only when facing a wager (PokerKit refuses a fold that could check) and, in the
+"never fold" workload, never. PokerKit automates antes, dealing, burns, showdown and pot pushing;
+studcheck deals from a shuffled deck inside the timed loop and every player shows at showdown.
+Actions per hand are reported for both so the reader can see that the workloads match. Chips are
+checked to be conserved at the end of every hand in both engines.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bench_common import Row, Verdict, at_least, best_of, best_of_pair
+from studcheck.cards import FULL_DECK
+from studcheck.engine import Action, Hand
+from studcheck.rules import ActionType, Options, SeatSetup, Stakes, Variant
+
+PLAYERS = 6
+STACK = 200
+STAKES = Stakes(ante=1, bring_in=2, small_bet=5, big_bet=10)
+SEATS = tuple(SeatSetup(seat=seat, stack=STACK) for seat in range(1, PLAYERS + 1))
+TARGET = 30.0
+_WAGERS = frozenset({ActionType.COMPLETE, ActionType.BET, ActionType.RAISE})
+_CHECK_CALL = frozenset({ActionType.CHECK, ActionType.CALL})
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandConfig:
+    studcheck_hands: int  # random hands (fold allowed) per timed run; never-fold runs use a third
+    pokerkit_hands: int  # same for PokerKit
+    repeat: int
+    seed: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tally:
+    hands: int
+    actions: int  # betting decisions by players
+    showdown: int  # show/muck decisions (studcheck only: PokerKit automates them)
+
+
+class ChipsNotConserved(AssertionError):
+    """An engine ended a hand with more or fewer chips than it started with."""
+
+
+# --- studcheck ---------------------------------------------------------------------------------
+
+
+def _choose(hand: Hand, rng: random.Random, allow_fold: bool) -> Action:
+    """One uniformly random kind of legal action; wagers at their smallest amount."""
+    seat = hand.to_act
+    assert seat is not None
+    kinds: dict[str, tuple[ActionType, int | None]] = {}
+    facing = False
+    for legal in hand.legal_actions():
+        kind = legal.action
+        if kind is ActionType.SHOW:
+            return Action(seat=seat, action=kind)
+        if kind in _WAGERS:
+            kinds.setdefault("wager", (kind, legal.amount))
+        elif kind in _CHECK_CALL:
+            kinds["check_call"] = (kind, legal.amount)
+            facing = kind is ActionType.CALL
+        elif kind is ActionType.BRING_IN:
+            kinds["bring_in"] = (kind, legal.amount)
+        elif kind is ActionType.FOLD:
+            kinds["fold"] = (kind, None)
+    if not (allow_fold and facing):
+        kinds.pop("fold", None)
+    action, amount = rng.choice(list(kinds.values()))
+    return Action(seat=seat, action=action, amount=amount)
+
+
+def studcheck_hand(variant: Variant, rng: random.Random, *, allow_fold: bool) -> tuple[int, int]:
+    """Play one hand; (betting actions, showdown actions)."""
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    hand = Hand(variant=variant, options=Options(), stakes=STAKES, seats=SEATS, deck=deck)
+    actions = showdown = 0
+    while not hand.is_over:
+        action = _choose(hand, rng, allow_fold)
+        hand.apply(action)
+        if action.action is ActionType.SHOW:
+            showdown += 1
+        else:
+            actions += 1
+    assert hand.result is not None
+    if sum(hand.result["stacks"].values()) + hand.result["rake"] != PLAYERS * STACK:
+        raise ChipsNotConserved(f"studcheck {variant.value}: {hand.result}")
+    return actions, showdown
+
+
+# --- PokerKit ----------------------------------------------------------------------------------
+
+
+def pokerkit_games() -> dict[Variant, Any]:
+    from pokerkit import (
+        FixedLimitRazz,
+        FixedLimitSevenCardStud,
+        FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    )
+
+    return {
+        Variant.STUD_HIGH: FixedLimitSevenCardStud,
+        Variant.RAZZ: FixedLimitRazz,
+        Variant.STUD_HILO8: FixedLimitSevenCardStudHighLowSplitEightOrBetter,
+    }
+
+
+def pokerkit_automations() -> tuple[Any, ...]:
+    """Everything but the players' decisions (as in the research probes' FULL_AUTO)."""
+    from pokerkit import Automation
+
+    return (
+        Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+        Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
+        Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
+        Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING,
+    )
+
+
+def pokerkit_hand(game: Any, automations: tuple[Any, ...], rng: random.Random, *, allow_fold: bool) -> int:
+    """Play one hand (PokerKit deals with the global `random`, seeded by the caller); actions."""
+    state = game.create_state(automations, True, STAKES.ante, STAKES.bring_in, STAKES.small_bet,
+                              STAKES.big_bet, STACK, PLAYERS)
+    actions = 0
+    while state.status:
+        options: list[Callable[[], Any]] = []
+        if state.can_post_bring_in():
+            options.append(state.post_bring_in)
+        if allow_fold and state.can_fold():
+            options.append(state.fold)
+        if state.can_check_or_call():
+            options.append(state.check_or_call)
+        if state.can_complete_bet_or_raise_to():
+            options.append(state.complete_bet_or_raise_to)
+        if not options:
+            raise RuntimeError(f"PokerKit state with no legal action: {state}")
+        rng.choice(options)()
+        actions += 1
+    if sum(state.payoffs) != 0:
+        raise ChipsNotConserved(f"PokerKit {game.__name__}: payoffs {state.payoffs}")
+    return actions
+
+
+# --- timing ------------------------------------------------------------------------------------
+
+
+def _run_studcheck(variant: Variant, count: int, seed: int, allow_fold: bool) -> Tally:
+    rng = random.Random(seed)
+    actions = showdown = 0
+    for _ in range(count):
+        a, s = studcheck_hand(variant, rng, allow_fold=allow_fold)
+        actions += a
+        showdown += s
+    return Tally(hands=count, actions=actions, showdown=showdown)
+
+
+def _run_pokerkit(game: Any, automations: tuple[Any, ...], count: int, seed: int, allow_fold: bool) -> Tally:
+    random.seed(seed)  # PokerKit shuffles with the module-level generator
+    rng = random.Random(seed)
+    actions = sum(pokerkit_hand(game, automations, rng, allow_fold=allow_fold) for _ in range(count))
+    return Tally(hands=count, actions=actions, showdown=0)
+
+
+WORKLOADS = (("random", True, 1), ("nofold", False, 3))  # (key, fold allowed, divisor of the hand count)
+
+
+def measure(config: HandConfig, *, with_pokerkit: bool) -> list[Row]:
+    games = pokerkit_games() if with_pokerkit else {}
+    automations = pokerkit_automations() if with_pokerkit else ()
+    rows = []
+    for name, allow_fold, divisor in WORKLOADS:
+        for variant in Variant:
+            rows.append(_row(config, name, allow_fold, divisor, variant, games, automations))
+    return rows
+
+
+def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant: Variant,
+         games: dict[Variant, Any], automations: tuple[Any, ...]) -> Row:
+    count = max(1, config.studcheck_hands // divisor)
+    label = f"{variant.value}, {'random actions' if allow_fold else 'nobody folds'}"
+    _run_studcheck(variant, max(1, count // 10), config.seed + 1, allow_fold)  # warm-up
+
+    def ours() -> Tally:
+        return _run_studcheck(variant, count, config.seed, allow_fold)
+
+    if not games:
+        seconds, tally = best_of(ours, config.repeat)
+        return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=count / seconds,
+                   other=None, target=f">= {TARGET:g}x", verdict=Verdict.SKIP,
+                   note=f"{_note(tally)}; PokerKit not installed", extra=_extra(tally))
+    game = games[variant]
+    pk_count = max(1, config.pokerkit_hands // divisor)
+    _run_pokerkit(game, automations, max(1, pk_count // 10), config.seed + 1, allow_fold)  # warm-up
+    (seconds, tally), (pk_seconds, theirs) = best_of_pair(
+        ours, lambda: _run_pokerkit(game, automations, pk_count, config.seed, allow_fold), config.repeat
+    )
+    rate, pk_rate = count / seconds, pk_count / pk_seconds
+    ratio = rate / pk_rate
+    extra = _extra(tally) | {"pokerkit_hands": pk_count, "pokerkit_actions_per_hand": theirs.actions / pk_count}
+    return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=rate, other=pk_rate,
+               ratio=ratio, target=f">= {TARGET:g}x", verdict=at_least(ratio, TARGET),
+               note=f"{_note(tally)} vs PokerKit {theirs.actions / pk_count:.1f}", extra=extra)
+
+
+def _note(tally: Tally) -> str:
+    return f"actions/hand {tally.actions / tally.hands:.1f} (+{tally.showdown / tally.hands:.1f} show)"
+
+
+def _extra(tally: Tally) -> dict[str, Any]:
+    return {
+        "studcheck_hands": tally.hands,
+        "studcheck_actions_per_hand": tally.actions / tally.hands,
+        "studcheck_showdown_actions_per_hand": tally.showdown / tally.hands,
+    }

@@ -105,3 +105,19 @@ def test_in_process_engine_exception_is_a_crash() -> None:
     with pytest.raises(EngineError) as caught:
         client.start()
     assert caught.value.problem is Problem.CRASH and "boom" in caught.value.stderr
+
+
+def test_writing_to_an_engine_that_never_reads_times_out() -> None:
+    import subprocess
+    import time
+
+    from studcheck.protocol.client import _write_all
+
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], stdin=subprocess.PIPE)
+    assert process.stdin is not None
+    started = time.monotonic()
+    with pytest.raises(TimeoutError):
+        _write_all(process.stdin, b"x" * (4 * 1024 * 1024), 0.3)
+    assert time.monotonic() - started < 5
+    process.kill()
+    process.wait()

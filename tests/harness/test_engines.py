@@ -48,6 +48,7 @@ def problems(lines: list[dict[str, Any]]) -> dict[str, str | None]:
         ("huge_line", ["--id", "T-RAZ-001", "--timeout", "10"], 1, {"T-RAZ-001": "error"}, "line_too_long"),
         ("exit_after_hello", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "crash"),
         ("bad_schema", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response"),
+        ("double_answer", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response"),
         ("stderr_flood", [], 0, ALL_PASS, None),
         ("wrong_rules", [], 1, {**ALL_PASS, "T-BRI-001": "fail", "T-BRI-002": "pass"}, None),
         ("sticky_refusal", [], 1, {**ALL_PASS, "T-BRI-001": "fail"}, None),

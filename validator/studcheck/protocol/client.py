@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import selectors
 import shlex
 import signal
 import subprocess
@@ -75,7 +76,7 @@ class Transport(Protocol):
 
     def start(self) -> None: ...
 
-    def send(self, line: bytes) -> None: ...
+    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT) -> None: ...
 
     def receive(self, timeout: float) -> bytes: ...
 
@@ -146,15 +147,31 @@ class SubprocessTransport:
         except (OSError, ValueError):
             return
 
-    def send(self, line: bytes) -> None:
+    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Write one request; refuse first if the engine wrote something nobody asked for."""
         process = self._process
         if process is None or process.stdin is None:
             raise EngineError(Problem.CRASH, "the engine is not running")
+        self._check_unsolicited()
         try:
-            process.stdin.write(line)
-            process.stdin.flush()
+            _write_all(process.stdin, line, timeout)
+        except TimeoutError:
+            raise EngineError(Problem.TIMEOUT, f"the engine did not read its input within {timeout:g} s") from None
         except (BrokenPipeError, OSError, ValueError):
             raise EngineError(Problem.CRASH, f"the engine stopped reading its input{self._exit_note(wait=1.0)}") from None
+
+    def _check_unsolicited(self) -> None:
+        while True:
+            try:
+                item = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(item, EngineError):
+                raise item
+            if item is _EOF:
+                raise EngineError(Problem.CRASH, f"the engine closed its output{self._exit_note(wait=1.0)}")
+            if isinstance(item, bytes) and item.strip():
+                raise EngineError(Problem.BAD_RESPONSE, "the engine wrote a line nobody asked for (two answers to one request?)", line=_show(item))
 
     def receive(self, timeout: float) -> bytes:
         deadline = time.monotonic() + timeout
@@ -228,6 +245,29 @@ class SubprocessTransport:
             pass
 
 
+def _write_all(stream: IO[bytes], data: bytes, timeout: float) -> None:
+    """Write without ever blocking longer than `timeout` (an engine that stops reading cannot hang us)."""
+    if os.name != "posix":
+        stream.write(data)
+        stream.flush()
+        return
+    fd = stream.fileno()
+    os.set_blocking(fd, False)
+    deadline = time.monotonic() + timeout
+    view = memoryview(data)
+    with selectors.DefaultSelector() as selector:
+        selector.register(fd, selectors.EVENT_WRITE)
+        while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not selector.select(remaining):
+                raise TimeoutError
+            try:
+                written = os.write(fd, view)
+            except BlockingIOError:
+                continue
+            view = view[written:]
+
+
 class InProcessTransport:
     """The reference engine in this process, through the same JSON lines (so the paths cannot drift)."""
 
@@ -246,7 +286,7 @@ class InProcessTransport:
             self._server = self._factory()
         self._pending = []
 
-    def send(self, line: bytes) -> None:
+    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT) -> None:
         if self._server is None:
             raise EngineError(Problem.CRASH, "the engine is not running")
         try:
@@ -359,8 +399,9 @@ class EngineClient:
         entry: dict[str, Any] = {"request": message}
         self.transcript.append(entry)
         try:
-            transport.send(encode(message))
-            raw = transport.receive(self.timeout if timeout is None else timeout)
+            wait = self.timeout if timeout is None else timeout
+            transport.send(encode(message), wait)
+            raw = transport.receive(wait)
             response = self._check(kind, raw, entry)
         except EngineError as exc:
             exc.stderr = exc.stderr or transport.stderr_tail()

@@ -144,3 +144,13 @@ def test_real_cli_default_engine_is_studcheck_serve(tmp_path: Path) -> None:
     smoke = subprocess.run([sys.executable, "-m", "studcheck", "smoke", "--engine", f"{sys.executable} -m studcheck serve"],
                            capture_output=True, text=True, timeout=60)
     assert smoke.returncode == 0, smoke.stdout + smoke.stderr
+
+
+def test_markdown_summary_lists_the_table_and_failures(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n")
+    code, _, _ = run_harness("run", "--engine", engine("wrong_rules"), "--cases", str(CASES), "--markdown", str(summary))
+    text = summary.read_text()
+    assert code == 1 and text.startswith("earlier step\n")  # appended, as $GITHUB_STEP_SUMMARY wants
+    assert "| stud_high | 3 | 1 | 0 | 0 | 0 | 0 |" in text
+    assert "**FAIL T-BRI-001**" in text and "`to_act: expected 2, got 1`" in text

@@ -22,6 +22,7 @@ from studcheck.harness.report import (
     footer_line,
     header_line,
     now_iso,
+    render_markdown,
     render_terminal,
 )
 from studcheck.harness.runner import Runner, Verdict
@@ -58,6 +59,7 @@ def register(subparsers: Any) -> None:
     run.add_argument("--xfail", type=Path, metavar="FILE", help="expected-failure file (YAML list of {id, reason})")
     run.add_argument("--report", type=Path, metavar="FILE.jsonl", help="write the JSON Lines report here")
     run.add_argument("--junit", type=Path, metavar="FILE.xml", help="write a JUnit XML report here")
+    run.add_argument("--markdown", type=Path, metavar="FILE.md", help="append a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     run.set_defaults(handler=_run)
 
@@ -184,6 +186,10 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
         duration = time.perf_counter() - clock
         writer.write(footer_line(verdicts, duration=duration, exit_code=code))
     _junit(args, writer)
+    if args.markdown:
+        label = f"{client.info.name} {client.info.version}" if client.info else engine_label(args)
+        with open(args.markdown, "a", encoding="utf-8") as handle:
+            handle.write(render_markdown(verdicts, replay=replay, engine=label))
     print(render_terminal(verdicts, replay=replay, duration=duration))
     return code
 

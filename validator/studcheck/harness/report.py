@@ -142,3 +142,23 @@ def render_terminal(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
     if verdicts and total[Outcome.ERROR.value] == len(verdicts):
         parts.append("every case errored: the engine or its adapter is probably broken; try `studcheck smoke --engine ...`")
     return "\n\n".join(parts)
+
+
+def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str], engine: str) -> str:
+    """A summary for CI pages (e.g. `>> $GITHUB_STEP_SUMMARY`): the table, then each failing case."""
+    titles = ["variant", *(title for _, title in COLUMNS)]
+    lines = [f"## studcheck {__version__}: {engine}", "", "| " + " | ".join(titles) + " |", "|" + "---|" * len(titles)]
+    for variant in sorted({verdict.variant for verdict in verdicts}):
+        lines.append("| " + " | ".join([variant, *map(str, _row([v for v in verdicts if v.variant == variant]))]) + " |")
+    lines.append("| " + " | ".join(["**total**", *map(str, _row(verdicts))]) + " |")
+    failing = [verdict for verdict in verdicts if verdict.outcome in FAILING]
+    if failing:
+        lines += ["", f"### {len(failing)} failing"]
+    for verdict in failing:
+        where = verdict.step_text or "setup"
+        lines.append(f"- **{verdict.outcome.value.upper()} {verdict.case_id}** {verdict.title} (`{verdict.location}`, `{where}`): {verdict.message}")
+        lines.extend(f"  - `{truncate(m.describe(), 300)}`" for m in verdict.mismatches[:6])
+        if verdict.evidence:
+            lines.append(f"  - engine output: `{truncate(verdict.evidence, 200)}`")
+        lines.append(f"  - replay: `{replay(verdict.case_id)}`")
+    return "\n".join(lines) + "\n"

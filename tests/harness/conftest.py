@@ -1,35 +1,10 @@
-"""Helpers for the harness tests: the broken engines, the fixture cases, a CLI runner."""
+"""The `run_harness` fixture: run a studcheck harness command, capture its output, forbid tracebacks."""
 
 from __future__ import annotations
 
-import argparse
-import shlex
-import sys
-from collections.abc import Sequence
-from pathlib import Path
-
 import pytest
 
-HERE = Path(__file__).resolve().parent
-ENGINES = HERE.parent / "engines"
-CASES = HERE / "cases"
-
-
-def engine(name: str) -> str:
-    """The --engine command for one of tests/engines/<name>.py."""
-    return shlex.join([sys.executable, str(ENGINES / f"{name}.py")])
-
-
-def harness_main(argv: Sequence[str]) -> int:
-    """`studcheck <argv>` through the harness's own subcommands (what cli.py registers)."""
-    from studcheck.harness import commands
-
-    parser = argparse.ArgumentParser(prog="studcheck")
-    subparsers = parser.add_subparsers(dest="command", required=True)
-    commands.register(subparsers)
-    args = parser.parse_args(list(argv))
-    code: int = args.handler(args)
-    return code
+from harness_helpers import harness_main
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 import sys
 
-from conftest import CASES, HERE
+from harness_helpers import CASES, HERE
 
 TEMPLATE = HERE.parent.parent / "docs" / "examples" / "adapter_template.py"
 COMMAND = shlex.join([sys.executable, str(TEMPLATE)])

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conftest import CASES, ENGINES
+from harness_helpers import CASES, ENGINES
 from studcheck.cases.load import load_cases
 from studcheck.harness.runner import NotApplicable, Outcome, Runner, choose_options
 from studcheck.protocol.client import EngineClient, EngineError, InProcessTransport, Problem, SubprocessTransport, reference_argv

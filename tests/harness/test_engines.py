@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conftest import CASES, engine
+from harness_helpers import CASES, engine
 from studcheck.resources import schema_path
 
 REPORT_VALIDATOR = Draft202012Validator(json.loads(schema_path("report").read_text()))

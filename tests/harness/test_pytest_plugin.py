@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CASES, engine
+from harness_helpers import CASES, engine
 
 
 def plugin_args() -> list[str]:

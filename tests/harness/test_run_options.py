@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from junitparser import JUnitXml
 
-from conftest import CASES, engine
+from harness_helpers import CASES, engine
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.harness.xfail import ConfigError, apply_xfail, parse_xfail
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conftest import CASES
+from harness_helpers import CASES
 from studcheck.cases.load import load_cases
 from studcheck.harness.runner import Outcome, Runner, Verdict
 from studcheck.protocol.client import EngineClient, InProcessTransport

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from conftest import CASES
+from harness_helpers import CASES
 from studcheck.cases.load import load_cases
 from studcheck.harness.runner import Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport

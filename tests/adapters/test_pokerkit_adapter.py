@@ -107,3 +107,26 @@ def test_adapter_imports_without_pokerkit() -> None:
         "assert r['ok'] and r['variants'] == ['stud_high', 'razz', 'stud_hilo8'], r\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("variant", "preset"),
+    [("stud_high", "FixedLimitSevenCardStud"), ("razz", "FixedLimitRazz"),
+     ("stud_hilo8", "FixedLimitSevenCardStudHighLowSplitEightOrBetter")],
+)
+def test_default_options_build_pokerkits_own_game(variant: str, preset: str) -> None:
+    """With burns and max_raises 3 the adapter's State is PokerKit's preset game, not a variant of it."""
+    import pokerkit
+
+    from studcheck.adapters.pokerkit_adapter import PokerKitHand
+    from studcheck.cards import FULL_DECK
+    from studcheck.rules import Options
+
+    hand = PokerKitHand({
+        "variant": variant, "options": Options().to_json() | {"open_pair_double": False},
+        "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
+        "seats": [{"seat": 1, "stack": 100}, {"seat": 4, "stack": 100}], "deck": [str(card) for card in FULL_DECK],
+    })
+    game = getattr(pokerkit, preset).create_state((), True, 1, 2, 5, 10, 100, 2)
+    assert hand.state.streets == game.streets
+    assert (hand.state.deck, hand.state.hand_types, hand.state.betting_structure) == (game.deck, game.hand_types, game.betting_structure)

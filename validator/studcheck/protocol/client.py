@@ -382,7 +382,7 @@ class EngineClient:
             try:
                 self.request(RequestType.BYE, {}, timeout=min(self.timeout, 2.0))
             except EngineError:
-                pass
+                polite = False  # it did not answer bye: no point waiting for it to exit
         self._transport = None
         transport.close(grace=1.0 if polite else 0.05)
 

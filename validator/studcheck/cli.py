@@ -15,6 +15,7 @@ from studcheck import __version__
 
 def build_parser() -> argparse.ArgumentParser:
     from studcheck.cases import commands as case_commands
+    from studcheck.fuzz import commands as fuzz_commands
     from studcheck.harness import commands as harness_commands
 
     parser = argparse.ArgumentParser(
@@ -26,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers.required = True
     harness_commands.register(subparsers)
     case_commands.register(subparsers)
+    fuzz_commands.register(subparsers)
     return parser
 
 

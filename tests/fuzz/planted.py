@@ -1,0 +1,95 @@
+"""Planted-bug engines: the reference engine with one deliberate rule bug each.
+
+Use in process (`planted_server("max_raises")`) or as a subprocess
+(`python tests/fuzz/planted.py max_raises`). Each bug is one a real engine could have; the fuzzer
+must find every one of them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from studcheck.protocol.serve import Server, serve
+
+Hook = Callable[[Server, Mapping[str, Any]], dict[str, Any]]
+
+
+def _bring_in_tie(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Plays bring_in_tie=seat when suit is asked."""
+    if request.get("type") == "new_hand" and request["options"].get("bring_in_tie") == "suit":
+        request = {**request, "options": {**request["options"], "bring_in_tie": "seat"}}
+    return server.handle(request)
+
+
+def _max_raises(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Plays max_raises=4 when 3 is asked."""
+    if request.get("type") == "new_hand" and request["options"].get("max_raises") == 3:
+        request = {**request, "options": {**request["options"], "max_raises": 4}}
+    return server.handle(request)
+
+
+def _card_shift(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Deals deck positions 24 and 25 in swapped order (an off-by-one in a later street's deal)."""
+    if request.get("type") == "new_hand" and isinstance(request.get("deck"), list) and len(request["deck"]) == 52:
+        deck = list(request["deck"])
+        deck[24], deck[25] = deck[25], deck[24]
+        request = {**request, "deck": deck}
+    return server.handle(request)
+
+
+def _check_facing_bet(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Accepts a check facing a bet (and treats it as a call)."""
+    if request.get("type") == "act" and request.get("action") == "check":
+        state = server.handle({"type": "state", "seq": request.get("seq")})
+        legal = {entry["action"] for entry in state.get("state", {}).get("legal", [])} if state.get("ok") else set()
+        if state.get("ok") and state["state"].get("to_act") == request.get("seat") and "check" not in legal and "call" in legal:
+            request = {**request, "action": "call"}
+    return server.handle(request)
+
+
+def _side_pot(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Reports one chip of the first side pot in the main pot (the total stays right)."""
+    response = server.handle(request)
+    pots = response.get("state", {}).get("pots") if response.get("ok") else None
+    if pots and len(pots) >= 2 and pots[1]["amount"] > 0:
+        pots[0]["amount"] += 1
+        pots[1]["amount"] -= 1
+    return response
+
+
+BUGS: dict[str, Hook] = {
+    "bring_in_tie": _bring_in_tie,
+    "max_raises": _max_raises,
+    "card_shift": _card_shift,
+    "check_facing_bet": _check_facing_bet,
+    "side_pot": _side_pot,
+}
+
+
+class PlantedServer(Server):
+    """The reference server with one bug between the request and the answer."""
+
+    def __init__(self, bug: str) -> None:
+        super().__init__()
+        self._hook = BUGS[bug]
+
+    def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        return self._hook(super(PlantedServer, self), request) if isinstance(request, Mapping) else super().handle(request)
+
+
+def planted_server(bug: str) -> Server:
+    return PlantedServer(bug)
+
+
+def command(bug: str) -> str:
+    """The --engine command that runs this bug as a subprocess."""
+    import shlex
+
+    return shlex.join([sys.executable, str(Path(__file__).resolve()), bug])
+
+
+if __name__ == "__main__":
+    raise SystemExit(serve(sys.stdin.buffer, sys.stdout.buffer, PlantedServer(sys.argv[1])))

@@ -1,0 +1,165 @@
+"""`studcheck fuzz`: random hands on an engine and on the reference, side by side.
+
+Exit codes: 0 every hand agreed, 1 a divergence (a case file is written) or the engine broke the
+protocol, 2 usage error, 3 the engine cannot start or its hello leaves nothing to generate.
+Everything on stdout is a function of the seed and the engine's answers (same seed, same output);
+timings go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from studcheck.protocol.client import (
+    DEFAULT_TIMEOUT,
+    EngineClient,
+    EngineError,
+    InProcessTransport,
+    SubprocessTransport,
+    Transport,
+    engine_argv,
+    truncate,
+)
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
+DEFAULT_HANDS = 200
+DEFAULT_OUT = Path("fuzz-cases")
+
+
+def register(subparsers: Any) -> None:
+    fuzz = subparsers.add_parser(
+        "fuzz", help="play random hands on an engine and on the reference; shrink a divergence to a case",
+        description="Play random hands through the protocol on ENGINE and on the reference engine side by side. "
+                    "The first divergence is shrunk to a minimal hand and written as a YAML case. "
+                    "Exit 0 all hands agree, 1 divergence or engine misbehaviour, 2 usage, 3 engine cannot start.")
+    fuzz.add_argument("--engine", metavar="CMD", required=True, help="the engine command (split like a shell; no shell unless --shell)")
+    fuzz.add_argument("--shell", action="store_true", help="run --engine through /bin/sh -c")
+    fuzz.add_argument("--hands", type=int, default=DEFAULT_HANDS, metavar="N", help=f"hands to play (default {DEFAULT_HANDS})")
+    fuzz.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; the same seed plays the same hands (default 0)")
+    fuzz.add_argument("--variant", action="append", metavar="V", help="only this variant (repeatable; default: every variant the engine declares)")
+    fuzz.add_argument("--out", type=Path, default=DEFAULT_OUT, metavar="DIR", help=f"where to write the case (default ./{DEFAULT_OUT})")
+    fuzz.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help=f"seconds to wait for each answer (default {DEFAULT_TIMEOUT:g})")
+    fuzz.add_argument("--shrink-replays", type=int, default=1000, metavar="N",
+                      help="stop shrinking after N replays of candidate hands (default 1000)")
+    fuzz.add_argument("--shrink-time", type=float, default=120.0, metavar="S",
+                      help="stop shrinking after S seconds, a safety net that makes the output timing-dependent (default 120)")
+    fuzz.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    fuzz.set_defaults(handler=run_fuzz)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FuzzConfig:
+    hands: int
+    seed: int
+    variants: tuple[str, ...]
+    out: Path
+    replay_engine: str  # how `studcheck run --engine` is spelled for this engine
+    shrink_seconds: float = 120.0
+    shrink_replays: int = 1000
+    progress: bool = False
+
+
+def run_fuzz(args: argparse.Namespace) -> int:
+    if args.hands < 1 or args.timeout <= 0 or args.shrink_time <= 0 or args.shrink_replays < 1:
+        print("studcheck fuzz: --hands, --timeout, --shrink-replays and --shrink-time must be positive", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        argv = engine_argv(args.engine, shell=args.shell)
+    except ValueError as exc:
+        print(f"studcheck fuzz: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if not argv:
+        print("studcheck fuzz: --engine is empty", file=sys.stderr)
+        return EXIT_USAGE
+
+    def factory() -> Transport:
+        return SubprocessTransport(argv)
+
+    replay = shlex.join(["--engine", args.engine] + (["--shell"] if args.shell else []))
+    config = FuzzConfig(hands=args.hands, seed=args.seed, variants=tuple(args.variant or ()), out=args.out,
+                        replay_engine=replay, shrink_seconds=args.shrink_time, shrink_replays=args.shrink_replays,
+                        progress=not args.no_progress and sys.stderr.isatty())
+    return fuzz(EngineClient(factory, timeout=args.timeout), config, out=print)
+
+
+def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None] = print,
+         reference: EngineClient | None = None) -> int:
+    """The whole command on an engine client (tests pass in-process clients); returns the exit code."""
+    try:
+        from studcheck.fuzz.shrink import search  # noqa: F401 - Hypothesis is needed from here on
+    except ImportError:
+        print("studcheck fuzz: needs Hypothesis (pip install hypothesis)", file=sys.stderr)
+        return EXIT_USAGE
+    from studcheck.fuzz.strategies import Capabilities, CapabilityError
+    from studcheck.harness.smoke import diagnose
+
+    try:
+        info = client.start()
+    except EngineError as exc:
+        print(f"studcheck fuzz: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
+        return EXIT_ENGINE
+    try:
+        try:
+            caps = Capabilities.from_hello(info, only=config.variants)
+        except CapabilityError as exc:
+            print(f"studcheck fuzz: {exc}", file=sys.stderr)
+            return EXIT_USAGE if config.variants and "variant" in str(exc) else EXIT_ENGINE
+        reference = reference or EngineClient(InProcessTransport, validate=False)
+        reference.start()
+        try:
+            return _session(client, reference, caps, config, out, f"{info.name} {info.version}".strip())
+        finally:
+            reference.stop(polite=False)
+    finally:
+        client.stop()
+
+
+def _session(client: EngineClient, reference: EngineClient, caps: Any, config: FuzzConfig,
+             out: Callable[[str], None], engine_name: str) -> int:
+    from studcheck.fuzz.play import EngineMisbehaved, ReferenceFailed, Table
+    from studcheck.fuzz.report import Display, report_divergence, report_misbehaviour, report_summary
+    from studcheck.fuzz.shrink import search
+
+    out(f"studcheck fuzz: {engine_name}; seed {config.seed}; {config.hands} hands of {', '.join(caps.variants)}")
+    table = Table(client, reference)
+    display = Display(config.hands, enabled=config.progress)
+    started = time.perf_counter()
+    try:
+        result = search(table, caps, hands=config.hands, seed_value=config.seed, progress=display.callbacks(),
+                        shrink_seconds=config.shrink_seconds, shrink_replays=config.shrink_replays)
+    except EngineMisbehaved as exc:
+        display.close()
+        report_misbehaviour(exc, out)
+        return EXIT_FOUND
+    except ReferenceFailed as exc:
+        display.close()
+        out("studcheck fuzz: internal error: the reference engine failed (a studcheck bug; please report it)")
+        out(f"  {exc.error.message}")
+        out(truncate(exc.error.stderr, 4000))
+        out(f"  hand setup: {json.dumps(exc.record.setup.request_fields('fuzz'))}")
+        return EXIT_FOUND
+    finally:
+        display.close()
+    seconds = time.perf_counter() - started
+    if result.found is None:
+        report_summary(result, out)
+        _speed(result.hands, result.requests, result.seconds)
+        return EXIT_OK
+    report_divergence(result, client, reference, config, engine_name, out)
+    _speed(result.found_at, result.requests, result.seconds)
+    print(f"studcheck fuzz: shrinking took {result.shrink_seconds:.1f} s ({seconds:.1f} s in all)", file=sys.stderr)
+    return EXIT_FOUND
+
+
+def _speed(hands: int, requests: int, seconds: float) -> None:
+    rate = hands / seconds if seconds > 0 else 0.0
+    print(f"studcheck fuzz: {hands} hands ({requests} requests) in {seconds:.2f} s: "
+          f"{rate:.1f} hands/s through the protocol", file=sys.stderr)

@@ -1,0 +1,291 @@
+"""Play one hand on the engine under test and on the reference, side by side, and compare.
+
+Both engines get exactly the same protocol messages. Every answer is compared: `ok`, the refusal
+reason, and the whole canonical state (extra keys an engine adds are ignored, like the harness
+does). After every refusal the engine is also asked for its `state`, which must equal the
+reference's unchanged state. The first difference is the divergence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from studcheck.fuzz.strategies import MAX_STEPS, Draw, HandSetup, Move, after_end_move, next_move
+from studcheck.harness.compare import diff_json, sorted_legal
+from studcheck.protocol.client import EngineClient, EngineError
+from studcheck.protocol.messages import ErrorReason, RequestType
+
+SEAT_KEYS = ("seat", "stack", "committed", "folded", "all_in", "up", "down", "shown", "mucked")
+RESULT_KEYS = ("pots", "rake", "returned", "showdown_order", "stacks")
+AWARD_KEYS = ("winners", "high", "low")
+
+
+class ExchangeKind:
+    SETUP = "new_hand"
+    ACT = "act"
+    STATE = "state"  # the engine's state after a refusal
+
+
+@dataclass(frozen=True, kw_only=True)
+class Exchange:
+    """One request and both answers (seq removed); `move` is set for `act`."""
+
+    kind: str
+    move: Move | None
+    reference: Mapping[str, Any]
+    engine: Mapping[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Difference:
+    """Where the engine's answer first differs from the reference's (a JSON path into the answer)."""
+
+    path: str
+    expected: Any
+    actual: Any
+    message: str | None = None  # the engine's refusal message, as evidence
+
+    def describe(self) -> str:
+        return f"{self.path}: reference {_short(self.expected)}, engine {_short(self.actual)}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Divergence:
+    exchange: int  # index into HandRecord.exchanges
+    kind: str  # new_hand, act-accepted, act-refused (by the reference) or state
+    first: Difference
+    all: tuple[Difference, ...]
+
+    @property
+    def signature(self) -> tuple[str, str]:
+        """What "the same divergence" means while shrinking: the kind of step and the field, indices dropped."""
+        return (self.kind, _normal_path(self.first.path))
+
+
+@dataclass(kw_only=True)
+class HandRecord:
+    setup: HandSetup
+    exchanges: list[Exchange] = field(default_factory=list)
+    divergence: Divergence | None = None
+    skipped: str | None = None  # the engine refused the setup as unsupported
+
+    @property
+    def actions(self) -> int:
+        return sum(1 for exchange in self.exchanges if exchange.kind == ExchangeKind.ACT)
+
+    @property
+    def refused(self) -> int:
+        return sum(1 for exchange in self.exchanges
+                   if exchange.kind == ExchangeKind.ACT and not exchange.reference.get("ok"))
+
+    @property
+    def size(self) -> tuple[int, ...]:
+        """Smaller is simpler: seats, steps, total stacks, stakes (used to keep the best shrink)."""
+        stakes = self.setup.stakes
+        return (len(self.setup.seats), self.actions, sum(stack for _, stack in self.setup.seats),
+                stakes["big_bet"], stakes["small_bet"], stakes["bring_in"], stakes["ante"])
+
+
+class EngineMisbehaved(BaseException):
+    """The engine under test broke the protocol: stop everything (a BaseException so Hypothesis
+    does not try to shrink it), report the evidence."""
+
+    def __init__(self, error: EngineError, record: HandRecord, request: Mapping[str, Any]) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.record = record
+        self.request = dict(request)
+
+
+class ReferenceFailed(BaseException):
+    """The reference engine itself failed: a studcheck bug, never the engine's fault."""
+
+    def __init__(self, error: EngineError, record: HandRecord) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.record = record
+
+
+def _short(value: Any, limit: int = 200) -> str:
+    text = "nothing" if value is None else repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _normal_path(path: str) -> str:
+    return re.sub(r"\.\d+(?=\.|$)", ".*", re.sub(r"\[\d+\]", "[]", path))
+
+
+# --- canonical answers --------------------------------------------------------------------------
+
+
+def _seat_map(value: Any) -> Any:
+    return {str(key): item for key, item in value.items()} if isinstance(value, Mapping) else value
+
+
+def _seat_set(value: Any) -> Any:
+    return sorted(value) if isinstance(value, list) and all(isinstance(v, int) for v in value) else value
+
+
+def canonical_state(state: Any) -> Any:
+    """The state with only the canonical keys, sets sorted: what "the same state" means."""
+    if not isinstance(state, Mapping):
+        return state
+    seats = state.get("seats")
+    pots = state.get("pots")
+    return {
+        "street": state.get("street"),
+        "to_act": state.get("to_act"),
+        "legal": sorted_legal(state.get("legal") or []),
+        "seats": [{key: row.get(key) for key in SEAT_KEYS} if isinstance(row, Mapping) else row for row in seats]
+        if isinstance(seats, list) else seats,
+        "community": state.get("community"),
+        "pots": [{"amount": pot.get("amount"), "eligible": _seat_set(pot.get("eligible"))}
+                 if isinstance(pot, Mapping) else pot for pot in pots] if isinstance(pots, list) else pots,
+        "pot_total": state.get("pot_total"),
+        "result": canonical_result(state.get("result")),
+    }
+
+
+def canonical_result(result: Any) -> Any:
+    if not isinstance(result, Mapping):
+        return result
+    out = {key: result.get(key) for key in RESULT_KEYS}
+    pots = result.get("pots")
+    if isinstance(pots, list):
+        out["pots"] = [_result_pot(pot) for pot in pots]
+    for key in ("returned", "stacks"):
+        out[key] = _seat_map(out[key])
+    return out
+
+
+def _result_pot(pot: Any) -> Any:
+    if not isinstance(pot, Mapping):
+        return pot
+    entry = {"amount": pot.get("amount"), "eligible": _seat_set(pot.get("eligible"))}
+    for key in AWARD_KEYS:
+        if key in pot:
+            entry[key] = _seat_map(pot[key])
+    return entry
+
+
+def differences(reference: Mapping[str, Any], engine: Mapping[str, Any], *, after_refusal: bool = False) -> list[Difference]:
+    """Every difference between two answers to the same request, the most telling first."""
+    message = None
+    if not engine.get("ok"):
+        message = str((engine.get("error") or {}).get("message", ""))
+    if reference.get("ok") != engine.get("ok"):
+        return [Difference(path="ok", expected=reference.get("ok"), actual=engine.get("ok"), message=message)]
+    if not reference.get("ok"):
+        want, got = (reference.get("error") or {}).get("reason"), (engine.get("error") or {}).get("reason")
+        if want != got:
+            return [Difference(path="error.reason", expected=want, actual=got, message=message)]
+        return []
+    want, got = canonical_state(reference.get("state")), canonical_state(engine.get("state"))
+    if want == got:
+        return []
+    found = diff_json(want, got)
+    prefix = "state" if not after_refusal else "state (after the refusal)"
+    return [Difference(path=f"{prefix}.{item.path}", expected=item.expected, actual=item.actual) for item in found]
+
+
+# --- playing ------------------------------------------------------------------------------------
+
+
+def _strip(response: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in response.items() if key != "seq"}
+
+
+class Table:
+    """The two engines; each request goes to both, the reference first."""
+
+    def __init__(self, engine: EngineClient, reference: EngineClient) -> None:
+        self.engine = engine
+        self.reference = reference
+        self.hands = 0
+        self.requests = 0  # requests sent to the engine under test
+
+    def ask(self, record: HandRecord, kind: RequestType, fields: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        try:
+            ref = self.reference.request(kind, fields)
+        except EngineError as exc:
+            raise ReferenceFailed(exc, record) from None
+        self.requests += 1
+        try:
+            eng = self.engine.request(kind, fields)
+        except EngineError as exc:
+            raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
+        return _strip(ref), _strip(eng)
+
+    def play(self, setup: HandSetup, draw: Draw) -> HandRecord:
+        """Play one hand until it ends, the step limit, or the first divergence."""
+        self.hands += 1
+        self.engine.transcript = []
+        self.reference.transcript = []
+        record = HandRecord(setup=setup)
+        ref, eng = self.ask(record, RequestType.NEW_HAND, setup.request_fields(f"fuzz-{self.hands}"))
+        if not eng.get("ok") and (eng.get("error") or {}).get("reason") == ErrorReason.UNSUPPORTED.value:
+            record.skipped = str((eng.get("error") or {}).get("message", ""))
+            return record
+        if self._record(record, Exchange(kind=ExchangeKind.SETUP, move=None, reference=ref, engine=eng)):
+            return record
+        state: Mapping[str, Any] = ref["state"]
+        while state.get("to_act") is not None and len(record.exchanges) < MAX_STEPS:
+            state = self._step(record, state, next_move(draw, setup, state))
+            if record.divergence is not None:
+                return record
+        if state.get("street") == "complete":
+            move = after_end_move(draw, setup, state)
+            if move is not None:
+                self._step(record, state, move)
+        return record
+
+    def _step(self, record: HandRecord, state: Mapping[str, Any], move: Move) -> Mapping[str, Any]:
+        ref, eng = self.ask(record, RequestType.ACT, move.request_fields())
+        if self._record(record, Exchange(kind=ExchangeKind.ACT, move=move, reference=ref, engine=eng)):
+            return state
+        if ref.get("ok"):
+            new_state: Mapping[str, Any] = ref["state"]
+            return new_state
+        _, after = self.ask(record, RequestType.STATE, {})
+        unchanged = {"ok": True, "state": state}
+        self._record(record, Exchange(kind=ExchangeKind.STATE, move=None, reference=unchanged, engine=after))
+        return state
+
+    @staticmethod
+    def _record(record: HandRecord, exchange: Exchange) -> bool:
+        record.exchanges.append(exchange)
+        found = differences(exchange.reference, exchange.engine, after_refusal=exchange.kind == ExchangeKind.STATE)
+        if not found:
+            return False
+        kind = exchange.kind
+        if kind == ExchangeKind.ACT:
+            kind = "act-accepted" if exchange.reference.get("ok") else "act-refused"
+        record.divergence = Divergence(exchange=len(record.exchanges) - 1, kind=kind, first=found[0], all=tuple(found))
+        return True
+
+
+def describe_step(record: HandRecord, index: int) -> str:
+    """`new_hand`, `act 3 raise 20 (fourth street)`, `state after the refusal of ...`."""
+    exchange = record.exchanges[index]
+    if exchange.kind == ExchangeKind.SETUP:
+        return "new_hand (antes and the third-street deal)"
+    street = _street_before(record, index)
+    if exchange.kind == ExchangeKind.STATE:
+        previous = record.exchanges[index - 1].move
+        return f"state after the refused `{previous.text() if previous else '?'}` ({street})"
+    assert exchange.move is not None
+    return f"`{exchange.move.text()}` ({street})"
+
+
+def _street_before(record: HandRecord, index: int) -> str:
+    for exchange in reversed(record.exchanges[:index]):
+        if exchange.reference.get("ok") and "state" in exchange.reference:
+            street = str(exchange.reference["state"].get("street"))
+            return street if street in ("showdown", "complete") else f"{street} street"
+    return "third street"
+
+
+Player = Callable[[HandSetup, Draw], HandRecord]

@@ -1,0 +1,119 @@
+"""What `studcheck fuzz` prints: progress on a terminal, the summary, a divergence, a misbehaviour.
+
+The printed text depends only on the seed and the engine's answers (timings go to stderr), so two
+runs with the same seed print the same thing.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from studcheck.fuzz.play import EngineMisbehaved, HandRecord, describe_step
+from studcheck.fuzz.shrink import Progress, SearchResult
+from studcheck.protocol.client import EngineClient, truncate
+
+if TYPE_CHECKING:
+    from studcheck.fuzz.commands import FuzzConfig
+
+Say = Callable[[str], None]
+
+
+class Display:
+    """A tqdm bar on stderr (only when enabled, i.e. on a terminal)."""
+
+    def __init__(self, total: int, *, enabled: bool) -> None:
+        self._bar: Any = None
+        if enabled:
+            from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+
+            self._bar = tqdm(total=total, unit="hand", file=sys.stderr, leave=False, desc="fuzz")
+
+    def callbacks(self) -> Progress:
+        return Progress(hand_done=self._hand, shrinking=self._shrinking, shrink_step=self._shrink_step)
+
+    def _hand(self, record: HandRecord) -> None:
+        if self._bar is not None:
+            self._bar.update(1)
+
+    def _shrinking(self, record: HandRecord) -> None:
+        if self._bar is not None:
+            self._bar.set_description("divergence found, shrinking")
+
+    def _shrink_step(self, tries: int, best: HandRecord) -> None:
+        if self._bar is not None and tries % 10 == 0:
+            self._bar.set_postfix_str(f"{tries} replays, best {len(best.setup.seats)} seats {best.actions} steps")
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def report_summary(result: SearchResult, say: Say) -> None:
+    skipped = f", {result.skipped} refused as unsupported" if result.skipped else ""
+    say(f"ok: {result.hands} hands agree with the reference ({result.actions} actions, "
+        f"{result.refused} of them refused as illegal{skipped})")
+
+
+def _size(record: HandRecord) -> str:
+    return f"{len(record.setup.seats)} seats, {record.actions} actions"
+
+
+def report_divergence(result: SearchResult, client: EngineClient, reference: EngineClient, config: FuzzConfig,
+                      engine_name: str, say: Say) -> None:
+    from studcheck.cases.lint import lint_files
+    from studcheck.cases.load import CaseError, load_case
+    from studcheck.fuzz.write import write_case
+    from studcheck.harness.runner import Runner
+
+    found, shrunk = result.found, result.shrunk
+    assert found is not None and shrunk is not None and found.divergence is not None and shrunk.divergence is not None
+    say(f"DIVERGENCE in hand {result.found_at} of {config.hands} at {describe_step(found, found.divergence.exchange)}:")
+    say(f"  {found.divergence.first.describe()}")
+    say(f"shrunk in {result.shrink_tries} replays: {_size(shrunk)} (the hand found had {_size(found)})")
+    if result.shrink_note:
+        say(f"  note: {result.shrink_note}")
+    say(f"  minimal hand diverges at {describe_step(shrunk, shrunk.divergence.exchange)}:")
+    for difference in shrunk.divergence.all[:5]:
+        say(f"    {difference.describe()}")
+    if len(shrunk.divergence.all) > 5:
+        say(f"    ... and {len(shrunk.divergence.all) - 5} more differences")
+    written = write_case(shrunk, config.out, seed=config.seed, hand_number=result.found_at, engine_label=engine_name)
+    say(f"case {written.case_id}: {written.title}")
+    say(f"  rules: {written.area.name}")
+    _, problems = lint_files([written.path])
+    say("  lint: clean" if not problems else "  lint: " + "; ".join(str(p) for p in problems))
+    try:
+        case = load_case(written.path)
+    except CaseError as exc:
+        say(f"  the case does not load: {exc}")
+    else:
+        on_reference = Runner(reference).run(case)
+        on_engine = Runner(client).run(case) if client.running else None
+        say(f"  on the reference: {on_reference.outcome.value}"
+            + ("" if on_reference.outcome.value == "pass" else f" ({on_reference.message})"))
+        if on_engine is not None:
+            detail = "; ".join(m.describe() for m in on_engine.mismatches[:2]) or on_engine.message
+            say(f"  on the engine: {on_engine.outcome.value} ({detail})")
+    say(f"wrote {written.path}")
+    say(f"replay: studcheck run {config.replay_engine} --cases {shlex.quote(str(written.path))}")
+
+
+def report_misbehaviour(exc: EngineMisbehaved, say: Say) -> None:
+    """The engine broke the protocol: the problem, the request, the offending output, stderr."""
+    error = exc.error
+    record = exc.record
+    say(f"ENGINE ERROR ({error.problem.value}) in a hand after {len(record.exchanges)} exchanges: {error.message}")
+    say(f"  request: {truncate(json.dumps(exc.request), 600)}")
+    if error.line:
+        say(f"  engine output: {error.line}")
+    tail = error.stderr.strip().splitlines()[-8:]
+    if tail:
+        say("  engine stderr (last lines):")
+        for line in tail:
+            say(f"    {truncate(line, 300)}")
+    say(f"  hand setup: {truncate(json.dumps(record.setup.request_fields('fuzz')), 2000)}")

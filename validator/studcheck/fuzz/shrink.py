@@ -1,0 +1,145 @@
+"""The search: Hypothesis generates hands, and its shrinker minimises the first divergence.
+
+Every hand is one Hypothesis example drawn through `st.data()`: the setup first, then each move
+as the hand goes on (moves depend on the reference's answers, so they cannot be drawn up front).
+Hypothesis shrinks the underlying choice sequence; because every draw is arranged so that
+smaller means simpler (see strategies.py), a shrunk example is a hand with fewer seats, fewer
+steps, smaller stacks and stakes, default options and passive play.
+
+"The same divergence" while shrinking means the same kind of step (setup, accepted action,
+refused action, state after a refusal) and the same field with indices dropped
+(`state.pots[].amount`): a candidate diverging elsewhere counts as passing, so the shrinker cannot
+slide from one bug to another. Phases are generate then shrink; the example database is off and
+the seed is fixed, so a seed always plays the same hands.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky, HypothesisException
+
+from studcheck.fuzz.play import HandRecord, Table
+from studcheck.fuzz.strategies import Capabilities, setups
+
+DEFAULT_SHRINK_SECONDS = 120.0
+DEFAULT_SHRINK_REPLAYS = 1000
+
+
+class _Diverged(Exception):
+    """Raised inside the Hypothesis test: this example shows the divergence being hunted."""
+
+
+class _ShrinkBudget(BaseException):
+    """Stop shrinking (a BaseException passes straight through Hypothesis) and keep the best so far."""
+
+
+@dataclass(kw_only=True)
+class Progress:
+    """Callbacks for the display; all optional."""
+
+    hand_done: Callable[[HandRecord], None] = lambda record: None
+    shrinking: Callable[[HandRecord], None] = lambda record: None
+    shrink_step: Callable[[int, HandRecord], None] = lambda tries, best: None
+
+
+@dataclass(kw_only=True)
+class SearchResult:
+    hands: int = 0  # generated hands played (not counting shrink replays)
+    actions: int = 0
+    refused: int = 0
+    skipped: int = 0
+    requests: int = 0  # requests to the engine under test while generating
+    seconds: float = 0.0
+    found: HandRecord | None = None  # the first divergent hand, as generated
+    found_at: int = 0  # its number (1-based)
+    shrunk: HandRecord | None = None  # the smallest hand showing the same divergence
+    shrink_tries: int = 0
+    shrink_seconds: float = 0.0
+    shrink_note: str | None = None  # e.g. time limit or flakiness
+    history: list[tuple[int, int]] = field(default_factory=list)
+
+
+def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
+           progress: Progress | None = None, shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
+           shrink_replays: int = DEFAULT_SHRINK_REPLAYS) -> SearchResult:
+    """Play up to `hands` generated hands; on the first divergence shrink it.
+
+    Deterministic per seed: shrinking stops after `shrink_replays` replays (a count, so the result
+    does not depend on the machine's speed); `shrink_seconds` is only a safety net.
+    """
+    progress = progress or Progress()
+    result = SearchResult()
+    started = time.perf_counter()
+    shrink_started = 0.0
+
+    def consider(record: HandRecord) -> bool:
+        """During shrinking: does this replay show the hunted divergence? Keep the smallest."""
+        nonlocal result
+        assert result.found is not None and result.found.divergence is not None
+        result.shrink_tries += 1
+        same = record.divergence is not None and record.divergence.signature == result.found.divergence.signature
+        if same and (result.shrunk is None or record.size < result.shrunk.size):
+            result.shrunk = record
+        progress.shrink_step(result.shrink_tries, result.shrunk or result.found)
+        if result.shrink_tries >= shrink_replays:
+            raise _ShrinkBudget(f"shrinking stopped after {shrink_replays} replays; the smallest hand so far is kept")
+        if time.perf_counter() - shrink_started > shrink_seconds:
+            raise _ShrinkBudget(f"shrinking stopped after {shrink_seconds:g} s; the smallest hand so far is kept")
+        return same
+
+    setup_strategy = setups(caps)
+
+    @settings(max_examples=max(hands, 1), database=None, deadline=None, derandomize=False,
+              suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+              report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False)
+    @seed(seed_value)
+    @given(st.data())
+    def trial(data: st.DataObject) -> None:
+        setup = data.draw(setup_strategy)
+        record = table.play(setup, data.draw)
+        if result.found is not None:
+            failing = consider(record)
+        elif result.hands >= hands:
+            failing = False  # Hypothesis may ask for a few more examples than max_examples; they do not count
+        else:
+            failing = first_run(record)
+        if failing:
+            raise _Diverged  # one raise site: Hypothesis tells failures apart by where they are raised
+
+    def first_run(record: HandRecord) -> bool:
+        nonlocal shrink_started
+        result.hands += 1
+        result.actions += record.actions
+        result.refused += record.refused
+        result.skipped += record.skipped is not None
+        progress.hand_done(record)
+        if record.divergence is None:
+            return False
+        result.found, result.found_at, result.shrunk = record, result.hands, record
+        result.seconds = time.perf_counter() - started
+        result.requests = table.requests
+        shrink_started = time.perf_counter()
+        progress.shrinking(record)
+        return True
+
+    try:
+        trial()
+    except _Diverged:
+        pass
+    except _ShrinkBudget as exc:
+        result.shrink_note = str(exc)
+    except (Flaky, HypothesisException) as exc:
+        if result.found is None:
+            raise
+        result.shrink_note = f"shrinking stopped: {type(exc).__name__} (the engine may not be deterministic)"
+    if result.found is None:
+        result.seconds = time.perf_counter() - started
+        result.requests = table.requests
+    else:
+        result.shrink_seconds = time.perf_counter() - shrink_started
+    return result

@@ -1,0 +1,335 @@
+"""What the fuzzer generates: hand setups within an engine's declared capabilities, and moves.
+
+Everything is drawn through Hypothesis so its shrinker can simplify a failing hand. Draws are
+arranged so that the value Hypothesis shrinks towards (0, the first element) is the *simpler*
+hand: fewer seats, contiguous seat numbers, short stacks, small stakes, default options, no
+remade stub, the canonical deck order, passive actions and no deliberately illegal attempts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, TypeVar
+
+from hypothesis import strategies as st
+
+from studcheck.cards import FULL_DECK
+from studcheck.protocol.messages import OPEN_INT_OPTIONS, EngineInfo
+from studcheck.rules import ActionType, Options, SetupError, Variant
+
+T = TypeVar("T")
+Draw = Callable[[st.SearchStrategy[Any]], Any]
+
+DECK: tuple[str, ...] = tuple(str(card) for card in FULL_DECK)
+SEAT_NUMBERS = tuple(range(1, 9))
+MAX_STEPS = 300  # a safety net: capped betting ends every hand long before this
+AMOUNT_ACTIONS = frozenset({"bring_in", "complete", "call", "bet", "raise"})
+PASSIVE = ("bring_in", "check", "call", "show")
+AGGRESSIVE = ("complete", "bet", "raise")
+
+
+class CapabilityError(ValueError):
+    """The engine's hello leaves nothing to generate (e.g. no supported value for an option)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Capabilities:
+    """The variants and option values to generate from: the engine's, restricted to valid ones.
+
+    Each option's values are ordered default-first so that shrinking moves towards the default.
+    `None` for an integer option means the engine accepts any value ("any").
+    """
+
+    variants: tuple[str, ...]
+    options: Mapping[str, tuple[Any, ...] | None]
+
+    @classmethod
+    def from_hello(cls, info: EngineInfo, *, only: Sequence[str] = ()) -> Capabilities:
+        known = [v.value for v in Variant]
+        declared = [v for v in known if info.supports_variant(v)]
+        if only:
+            missing = [v for v in only if v not in declared]
+            if missing:
+                raise CapabilityError(f"the engine does not declare the variant {', '.join(missing)} "
+                                      f"(it declares: {', '.join(declared) or 'none'})")
+            declared = [v for v in declared if v in only]
+        if not declared:
+            raise CapabilityError("the engine declares none of the variants stud_high, razz, stud_hilo8")
+        defaults = Options().to_json()
+        options: dict[str, tuple[Any, ...] | None] = {}
+        for name, default in defaults.items():
+            if name in OPEN_INT_OPTIONS and info.options.get(name) == "any":
+                options[name] = None
+                continue
+            values = [value for value in info.supported_values(name) if _valid(name, value)]
+            if not values:
+                raise CapabilityError(f"the engine declares no usable value for the option {name} "
+                                      f"(declared: {info.options.get(name)!r})")
+            values.sort(key=lambda value: (value != default or type(value) is not type(default), str(value)))
+            options[name] = tuple(values)
+        return cls(variants=tuple(declared), options=options)
+
+
+def _valid(name: str, value: Any) -> bool:
+    """A value the rules define (so the reference engine can play it too)."""
+    try:
+        Options.from_json({name: value})
+    except (SetupError, TypeError):
+        return False
+    return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Style:
+    """How the players of one hand behave (percentages and weights); drawn once per hand."""
+
+    aggression: int  # 0 calm, 1 normal, 2 aggressive, 3 raise war
+    fold_weight: int
+    muck_weight: int
+    illegal_percent: int
+    after_end: bool  # try one action after the hand is over
+
+
+@dataclass(frozen=True, kw_only=True)
+class HandSetup:
+    """One `new_hand`: every field explicit, in protocol JSON shapes."""
+
+    variant: str
+    options: Mapping[str, Any]
+    stakes: Mapping[str, int]
+    seats: tuple[tuple[int, int], ...]  # (seat, stack), ascending seat
+    deck: tuple[str, ...]
+    remade_stub: tuple[str, ...] | None = None
+    style: Style = field(default_factory=lambda: Style(aggression=0, fold_weight=0, muck_weight=0,
+                                                       illegal_percent=0, after_end=False))
+
+    def request_fields(self, label: str) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "options": dict(self.options),
+            "stakes": dict(self.stakes),
+            "seats": [{"seat": seat, "stack": stack} for seat, stack in self.seats],
+            "deck": list(self.deck),
+            "remade_stub": None if self.remade_stub is None else list(self.remade_stub),
+            "label": label,
+        }
+
+    @property
+    def seat_numbers(self) -> tuple[int, ...]:
+        return tuple(seat for seat, _ in self.seats)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Move:
+    """One `act` request; `meant_legal` says whether it was picked from the reference's legal list."""
+
+    seat: int
+    action: str
+    amount: int | None
+    meant_legal: bool
+
+    def request_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"seat": self.seat, "action": self.action}
+        if self.amount is not None:
+            fields["amount"] = self.amount
+        return fields
+
+    def text(self) -> str:
+        """The case-file form: `SEAT ACTION [AMOUNT]`."""
+        return f"{self.seat} {self.action}" + ("" if self.amount is None else f" {self.amount}")
+
+
+# --- setups -------------------------------------------------------------------------------------
+
+
+def _option_value(draw: Draw, name: str, values: tuple[Any, ...] | None, big_bet: int) -> Any:
+    if values is not None:
+        return draw(st.sampled_from(values))
+    if draw(st.integers(0, 3)) < 3:  # "any": mostly off (0), so rake shows up in a quarter of hands
+        return 0
+    if name == "rake_percent":
+        return draw(st.integers(1, 100))
+    return draw(st.integers(1, 3 * big_bet))
+
+
+def _stakes(draw: Draw) -> dict[str, int]:
+    bring_in = draw(st.integers(1, 5))
+    small = bring_in + draw(st.integers(1, 10))
+    shape = draw(st.integers(0, 9))
+    big = 2 * small if shape < 6 else small if shape < 8 else small + draw(st.integers(1, 2 * small))
+    ante = draw(st.integers(0, small))
+    return {"ante": ante, "bring_in": bring_in, "small_bet": small, "big_bet": big}
+
+
+def _seats(draw: Draw, stakes: Mapping[str, int]) -> tuple[tuple[int, int], ...]:
+    """Seats and stacks; stacks are drawn for all eight places whatever the count, so when the
+    shrinker lowers the count the later draws (deck, moves) keep their meaning."""
+    count = draw(st.integers(2, 8))
+    gaps = draw(st.integers(0, 2)) == 2  # a third of the hands have gaps in the numbering
+    order = draw(st.permutations(SEAT_NUMBERS)) if gaps else SEAT_NUMBERS
+    small, big = stakes["small_bet"], stakes["big_bet"]
+    stacks = []
+    for _ in SEAT_NUMBERS:
+        if draw(st.integers(0, 2)) == 0:  # a third are short: antes, bring-ins and raises go all-in
+            stacks.append(draw(st.integers(1, 3 * small)))
+        else:
+            stacks.append(draw(st.integers(5 * big, 60 * big)))
+    return tuple(zip(sorted(order[:count]), stacks))
+
+
+def _style(draw: Draw) -> Style:
+    return Style(
+        aggression=draw(st.integers(0, 3)),
+        fold_weight=draw(st.sampled_from((4, 10, 25))),
+        muck_weight=draw(st.sampled_from((0, 15, 40))),
+        illegal_percent=draw(st.sampled_from((0, 5, 12, 25))),
+        after_end=draw(st.integers(0, 3)) == 3,
+    )
+
+
+MOVE = st.tuples(st.integers(0, 99), st.integers(0, 99))  # small ranges: Hypothesis draws them near-uniformly
+
+
+@st.composite
+def setups(draw: Draw, caps: Capabilities) -> HandSetup:
+    """The strategy of hand setups within `caps` (one draw for the whole setup)."""
+    return draw_setup(draw, caps)
+
+
+def draw_setup(draw: Draw, caps: Capabilities) -> HandSetup:
+    """One hand's setup, drawn piece by piece through `draw`."""
+    variant = draw(st.sampled_from(caps.variants))
+    stakes = _stakes(draw)
+    options = {name: _option_value(draw, name, values, stakes["big_bet"]) for name, values in caps.options.items()}
+    seats = _seats(draw, stakes)
+    deck = tuple(draw(st.permutations(DECK)))
+    stub = tuple(draw(st.permutations(DECK))) if draw(st.integers(0, 4)) == 4 else None
+    return HandSetup(variant=variant, options=options, stakes=stakes, seats=seats, deck=deck, remade_stub=stub,
+                     style=_style(draw))
+
+
+# --- moves --------------------------------------------------------------------------------------
+
+
+def _weights(style: Style, legal: Sequence[Mapping[str, Any]], state: Mapping[str, Any], unit: int) -> list[int]:
+    """Weight of each legal entry: passive play dominates so hands reach showdown; raise wars happen.
+
+    Aggression fades once the level is many units high, so uncapped heads-up wars end.
+    """
+    aggressive = (8, 25, 50, 85)[style.aggression]
+    level = max((seat.get("committed", 0) for seat in state.get("seats", [])), default=0)
+    if level >= 6 * max(unit, 1):
+        aggressive = min(aggressive, 10)
+    kinds = {entry["action"] for entry in legal}
+    weights = []
+    for entry in legal:
+        action = entry["action"]
+        if action in AGGRESSIVE:
+            weights.append(aggressive)
+        elif action == "fold":
+            weights.append(1 if "check" in kinds else style.fold_weight)
+        elif action == "muck":
+            weights.append(style.muck_weight)
+        else:
+            weights.append(100 - aggressive // 2)
+    return weights
+
+
+def _passive_first(legal: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Order the legal list so the simplest choice (index 0) is a passive one."""
+    rank = {action: position for position, action in enumerate(PASSIVE + AGGRESSIVE + ("fold", "muck"))}
+    return sorted(legal, key=lambda entry: (rank.get(entry["action"], 99), entry.get("amount") or 0))
+
+
+def pick_weighted(point: int, items: Sequence[T], weights: Sequence[int]) -> T:
+    """The item at `point` (0..99) of the cumulative weights: 0 picks the first item."""
+    total = sum(weights)
+    if total <= 0:
+        return items[0]
+    point = point * total // 100
+    for item, weight in zip(items, weights):
+        if point < weight:
+            return item
+        point -= weight
+    return items[-1]
+
+
+def legal_move(point: int, setup: HandSetup, state: Mapping[str, Any]) -> Move:
+    legal = _passive_first(state["legal"])
+    entry = pick_weighted(point, legal, _weights(setup.style, legal, state, _unit(setup, state)))
+    return Move(seat=int(state["to_act"]), action=str(entry["action"]), amount=entry.get("amount"), meant_legal=True)
+
+
+class Illegal(str, Enum):
+    OUT_OF_TURN = "out_of_turn"
+    UNKNOWN_SEAT = "unknown_seat"
+    WRONG_AMOUNT = "wrong_amount"
+    WRONG_KIND = "wrong_kind"
+
+
+def illegal_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move:
+    """A deliberately wrong request; the reference decides what the refusal reason is."""
+    kind = draw(st.sampled_from(list(Illegal)))
+    seated = setup.seat_numbers
+    to_act = state.get("to_act")
+    legal = list(state.get("legal") or [])
+    unit = _unit(setup, state)
+    if kind is Illegal.UNKNOWN_SEAT and len(seated) < len(SEAT_NUMBERS):
+        seat = draw(st.sampled_from([n for n in SEAT_NUMBERS if n not in seated]))
+        return _any_action(draw, seat, legal, unit)
+    if kind is Illegal.OUT_OF_TURN and to_act is not None:
+        return _any_action(draw, draw(st.sampled_from([n for n in seated if n != to_act])), legal, unit)
+    if to_act is None:  # hand over: anything is refused
+        return _any_action(draw, draw(st.sampled_from(seated)), legal, unit)
+    with_amount = [entry for entry in legal if entry.get("amount") is not None]
+    if kind is Illegal.WRONG_AMOUNT and with_amount:
+        entry = draw(st.sampled_from(with_amount))
+        delta = draw(st.integers(1, max(1, unit)))
+        amount = entry["amount"] + delta if draw(st.booleans()) or entry["amount"] - delta < 0 else entry["amount"] - delta
+        return Move(seat=to_act, action=entry["action"], amount=amount, meant_legal=False)
+    kinds = {entry["action"] for entry in legal}
+    absent = [action.value for action in ActionType if action.value not in kinds]
+    action = draw(st.sampled_from(absent)) if absent else "fold"
+    return Move(seat=to_act, action=action, amount=_plausible_amount(action, state, unit), meant_legal=False)
+
+
+def _unit(setup: HandSetup, state: Mapping[str, Any]) -> int:
+    small = state.get("street") in ("third", "fourth")
+    return int(setup.stakes["small_bet"] if small else setup.stakes["big_bet"])
+
+
+def _plausible_amount(action: str, state: Mapping[str, Any], unit: int) -> int | None:
+    if action not in AMOUNT_ACTIONS or action == "call":
+        return None
+    level = max((seat.get("committed", 0) for seat in state.get("seats", [])), default=0)
+    return int(level + unit)
+
+
+def _any_action(draw: Draw, seat: int, legal: Sequence[Mapping[str, Any]], unit: int) -> Move:
+    if legal and draw(st.booleans()):
+        entry = draw(st.sampled_from(list(legal)))
+        return Move(seat=seat, action=entry["action"], amount=entry.get("amount"), meant_legal=False)
+    action = draw(st.sampled_from([a.value for a in ActionType]))
+    amount = unit if action in AMOUNT_ACTIONS and action != "call" else None
+    return Move(seat=seat, action=action, amount=amount, meant_legal=False)
+
+
+def next_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move:
+    """The next request of a hand in progress: mostly a legal action, sometimes an illegal one.
+
+    One draw per move (draws cost more than the rest of the choice); details of an illegal move
+    are drawn only when one is made.
+    """
+    illegal, point = draw(MOVE)
+    if illegal >= 100 - setup.style.illegal_percent:
+        return illegal_move(draw, setup, state)
+    return legal_move(point, setup, state)
+
+
+def after_end_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move | None:
+    """Sometimes one more request once the hand is over (it must be refused: hand_over)."""
+    if not setup.style.after_end:
+        return None
+    return illegal_move(draw, setup, state)

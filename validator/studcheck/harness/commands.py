@@ -215,7 +215,7 @@ def _progress(total: int) -> Any:
     """A tqdm bar on stderr when it is a terminal; None otherwise (CI logs stay clean)."""
     if not sys.stderr.isatty():
         return None
-    from tqdm import tqdm  # type: ignore[import-untyped]
+    from tqdm import tqdm
 
     return tqdm(total=total, unit="case", file=sys.stderr, leave=False)
 

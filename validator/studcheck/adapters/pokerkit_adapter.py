@@ -359,6 +359,8 @@ class PokerKitHand:
         """A wager PokerKit refuses for its cap or reopening gets that reason; the rest is illegal_action."""
         if action not in ("complete", "bet", "raise") or action != self._wager_name():
             return "illegal_action"
+        if self._wager_pointless():
+            return "illegal_action"
         try:
             self.state.verify_completion_betting_or_raising_to()
         except ValueError as exc:
@@ -368,6 +370,20 @@ class PokerKitHand:
             if "non-full all-in" in message or message.startswith("Short all-in cannot be raised"):
                 return "betting_not_reopened"
         return "illegal_action"
+
+    def _wager_pointless(self) -> bool:
+        """PokerKit's own last two wager checks (state.py:4813-4833), which the protocol's reason order puts first.
+
+        PokerKit tests the cap and reopening before "already covered" and "every other player has
+        folded or gone all-in"; the protocol calls the latter illegal_action, checked before the others.
+        """
+        state = self.state
+        index = state.actor_index
+        level = max(state.bets)
+        if state.stacks[index] <= level - state.bets[index]:
+            return True
+        return not any(i != index and state.statuses[i] and state.stacks[i] + state.bets[i] > level
+                       for i in range(len(self.seats)))
 
     def _refusal_message(self, action: Any, legal: Sequence[Legal]) -> str:
         offered = ", ".join(f"{item.action} {item.amount}" if item.amount is not None else item.action for item in legal)
@@ -423,10 +439,9 @@ class PokerKitHand:
                 (shown if op.hole_cards else mucked).add(op.player_index)
         seats = []
         for i, seat in enumerate(self.seats):
-            live = i not in folded and i not in mucked
             seats.append({
                 "seat": seat, "stack": int(state.stacks[i]), "committed": 0 if self.complete else int(state.bets[i]),
-                "folded": i in folded, "all_in": live and not self.complete and state.stacks[i] == 0,
+                "folded": i in folded, "all_in": i not in folded and state.stacks[i] == 0,
                 "up": up[i], "down": down[i], "shown": i in shown, "mucked": i in mucked,
             })
         return seats
@@ -438,23 +453,29 @@ class PokerKitHand:
         return not later_deals
 
     def _pots(self) -> list[dict[str, Any]]:
-        return [{"amount": int(pot.amount), "eligible": [self.seats[i] for i in pot.player_indices]}
-                for pot in self.state.pots]
+        # At showdown PokerKit drops a player from its pots when he mucks; the protocol's pots keep
+        # their contenders until the awards, so the pots as the showdown began are reported.
+        pots = self.contested if self.at_showdown and self.contested is not None else [
+            (pot.amount, pot.raked_amount, pot.player_indices) for pot in self.state.pots]
+        return [{"amount": int(amount), "eligible": [self.seats[i] for i in indices]} for amount, _raked, indices in pots]
 
     def _result(self) -> dict[str, Any]:
         state = self.state
+        if self.pots_at_push is None:  # nothing to push (a 100% rake): the pots as PokerKit closed them
+            self.pots_at_push = [(pot.amount, pot.raked_amount, pot.player_indices) for pot in state.pots]
         returned = self._returned()
         pushed = self._pushed_pots()
         contested = list(self.contested or self.pots_at_push or [])
         pots: list[dict[str, Any]] = []
         for (amount, raked, indices), shares in zip(self.pots_at_push or [], pushed):
+            # pots_at_push holds PokerKit's whole pots (raked + unraked); contested pots match them by that.
             parts = self._constituents(amount, contested)
             split = self._split_merged(parts, shares) if len(parts) > 1 else None
             if split is not None:
                 pots.extend(split)
             else:
                 eligible = parts[0][2] if parts else indices
-                pots.append(self._pot_entry(amount, eligible, shares))
+                pots.append(self._pot_entry(amount - raked, eligible, shares))
         self._fold_win_matched_chips(pots, returned)
         return {
             "pots": pots,
@@ -494,7 +515,7 @@ class PokerKitHand:
                 chips = unraked if len(shares) == 1 else (unraked - unraked // 2 if key == 0 else unraked // 2)
                 part_shares[key] = {winner: chips}
                 paid[key] = paid.get(key, 0) + chips
-            entries.append(self._pot_entry(part_amount, part_indices, part_shares))
+            entries.append(self._pot_entry(unraked, part_indices, part_shares))
         if any(paid.get(key) != sum(bucket.values()) for key, bucket in shares.items()):
             return None
         return entries
@@ -513,6 +534,7 @@ class PokerKitHand:
         return parts if total == amount else []
 
     def _pot_entry(self, amount: int, indices: tuple[int, ...], shares: dict[int | None, dict[int, int]]) -> dict[str, Any]:
+        # The amount awarded: after the rake (PokerKit's unraked part), as the protocol's result pots are.
         entry: dict[str, Any] = {"amount": int(amount), "eligible": [self.seats[i] for i in indices]}
         if self.variant != "stud_hilo8":
             winners: dict[int, int] = {}

@@ -48,12 +48,12 @@ def test_legal_is_set_equality_in_any_spelling() -> None:
     assert compare_state({"legal": as_text}, STATE) == []
     assert compare_state({"legal": as_json}, STATE) == []
     found = compare_state({"legal": ["fold", "call 2"]}, STATE)
-    assert found == [Mismatch(path="legal", expected=["fold", "call 2"], actual=["complete 5", "fold", "call 2"])]
+    assert found == [Mismatch(path="legal", expected=["fold", "call 2"], actual=["fold", "call 2", "complete 5"])]
 
 
 def test_legal_sorting_follows_action_order() -> None:
     assert sorted_legal(["raise 20", "fold", "call 10", "raise 15", "bring_in 2"]) == [
-        "bring_in 2", "fold", "call 10", "raise 15", "raise 20"]
+        "fold", "call 10", "bring_in 2", "raise 15", "raise 20"]
 
 
 def test_seat_maps_compare_listed_seats_only() -> None:

@@ -83,7 +83,7 @@ def test_steps_have_kinds_lines_and_canonical_expectations(tmp_path: Path) -> No
     assert (steps[3].seat, steps[3].action, steps[3].amount) == (3, ActionType.FOLD, None)
     assert steps[4].expect == {
         "to_act": 1,
-        "legal": [{"action": "complete", "amount": 5}, {"action": "fold"}, {"action": "call", "amount": 2}],
+        "legal": [{"action": "fold"}, {"action": "call", "amount": 2}, {"action": "complete", "amount": 5}],
         "committed": {"2": 2}, "pot_total": 5, "folded": [3], "up": {"2": ["2c"]},
         "pots": [{"amount": 3, "eligible": [1, 2, 3]}],
     }

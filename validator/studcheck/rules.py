@@ -47,11 +47,11 @@ BETTING_STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Stre
 class ActionType(str, Enum):
     """Declaration order is the canonical sort order of legal-action lists."""
 
-    BRING_IN = "bring_in"
-    COMPLETE = "complete"
     FOLD = "fold"
     CHECK = "check"
     CALL = "call"
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"
     BET = "bet"
     RAISE = "raise"
     SHOW = "show"

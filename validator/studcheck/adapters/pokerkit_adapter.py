@@ -26,6 +26,7 @@ PROTOCOL = 1
 ENGINE_NAME = "pokerkit"
 VARIANTS = ("stud_high", "razz", "stud_hilo8")
 STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+ACTIONS = ("bring_in", "complete", "fold", "check", "call", "bet", "raise", "show", "muck")
 
 # What PokerKit can be configured to do; the evidence for every value is in docs/conformance/pokerkit.md.
 OPTIONS: dict[str, Any] = {
@@ -90,10 +91,10 @@ def _check_setup(request: Mapping[str, Any]) -> None:
     if variant not in VARIANTS:
         raise Refused("bad_request", f"variant: unknown variant {variant!r}")
     options = request.get("options")
-    if not isinstance(options, dict) or set(options) != set(OPTIONS):
+    if not isinstance(options, dict) or not set(OPTIONS) <= set(options):
         raise Refused("bad_request", "options: every option must be given")
-    for name, value in options.items():
-        allowed = OPTIONS[name]
+    for name in OPTIONS:
+        value, allowed = options[name], OPTIONS[name]
         if allowed == "any":
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise Refused("bad_request", f"options.{name}: must be a non-negative integer")
@@ -286,12 +287,13 @@ class PokerKitHand:
         if state.can_check_or_call():
             extra = int(state.checking_or_calling_amount)
             found.append(Legal(action="check") if extra == 0 else Legal(action="call", amount=committed + extra))
-        order = ("bring_in", "complete", "fold", "check", "call", "bet", "raise")
-        return sorted(found, key=lambda item: (order.index(item.action), item.amount or 0))
+        return sorted(found, key=lambda item: (ACTIONS.index(item.action), item.amount or 0))
 
     # -- actions ----------------------------------------------------------------------------
 
     def act(self, seat: Any, action: Any, amount: Any, has_amount: bool) -> None:
+        if action not in ACTIONS or not isinstance(seat, int) or isinstance(seat, bool):
+            raise Refused("bad_request", "act needs an integer seat and one of the protocol's actions")
         if self.complete:
             raise Refused("hand_over", "the hand is over")
         if seat not in self.seats:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -30,6 +31,7 @@ STUDCHECK = [sys.executable, "-m", "studcheck"]
 class CommandConfig:
     repeat: int
     fuzz_hands: int
+    fuzz_repeat: int = 1
     suite_args: tuple[str, ...] = ()  # e.g. ("--variant", "razz") to run part of the suite
 
 
@@ -101,7 +103,7 @@ def _fuzz_help() -> str:
 
 def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> Row:
     """Reference engine against itself through the protocol; compared with PokerKit in process."""
-    key, label = "fuzz", "fuzz through the protocol (hands/s)"
+    key, label = "fuzz", "fuzz through the protocol"
     target = ">= 1x PokerKit random (2a)"
     help_text = _fuzz_help() if fuzz_available() else ""
     if not help_text:
@@ -109,20 +111,27 @@ def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> R
                    verdict=Verdict.SKIP, note="studcheck fuzz is not available in this checkout")
     engine = shlex.join([*STUDCHECK, "serve"])
     argv = [*STUDCHECK, "fuzz", "--engine", engine, "--hands", str(config.fuzz_hands)]
-    if "--seed" in help_text:
-        argv += ["--seed", str(seed)]
+    for flag, value in (("--seed", str(seed)), ("--no-progress", None)):
+        if flag in help_text:
+            argv += [flag] if value is None else [flag, value]
     best: Timed | None = None
-    for _ in range(max(1, config.repeat)):
-        timed = _timed(argv, None)
-        if best is None or timed.wall < best.wall:
-            best = timed
+    with tempfile.TemporaryDirectory() as tmp:
+        if "--out" in help_text:  # a divergence writes a case file: never into the working tree
+            argv += ["--out", tmp]
+        for _ in range(max(1, config.fuzz_repeat)):
+            timed = _timed(argv, None)
+            if best is None or timed.wall < best.wall:
+                best = timed
     assert best is not None
     rate = config.fuzz_hands / best.wall
-    note = f"{config.fuzz_hands} hands in {best.wall:.2f} s wall incl. start-up"
+    requests = re.search(r"\((\d+) requests\)", best.output)
+    per_hand = f", {int(requests.group(1)) / config.fuzz_hands:.1f} requests/hand" if requests else ""
+    note = f"{config.fuzz_hands} hands in {best.wall:.2f} s wall incl. start-up{per_hand}"
     if best.exit_code:
         note += f"; FUZZ EXIT {best.exit_code}: {best.output.strip().splitlines()[-1:]}"
     ratio = rate / pokerkit_rate if pokerkit_rate else None
-    extra: dict[str, Any] = {"argv": argv, "exit_code": best.exit_code, "hands": config.fuzz_hands}
+    extra: dict[str, Any] = {"argv": argv, "exit_code": best.exit_code, "hands": config.fuzz_hands,
+                             "wall_s": best.wall, "output": best.output.strip().splitlines()[-3:]}
     return Row(key=key, label=label, unit="hands/s", studcheck=rate, other=pokerkit_rate, ratio=ratio,
                target=target, verdict=at_least(ratio, 1.0) if not best.exit_code else Verdict.WRONG,
                note=note, extra=extra)

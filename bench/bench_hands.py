@@ -29,7 +29,6 @@ STAKES = Stakes(ante=1, bring_in=2, small_bet=5, big_bet=10)
 SEATS = tuple(SeatSetup(seat=seat, stack=STACK) for seat in range(1, PLAYERS + 1))
 TARGET = 30.0
 _WAGERS = frozenset({ActionType.COMPLETE, ActionType.BET, ActionType.RAISE})
-_CHECK_CALL = frozenset({ActionType.CHECK, ActionType.CALL})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,27 +54,32 @@ class ChipsNotConserved(AssertionError):
 
 
 def _choose(hand: Hand, rng: random.Random, allow_fold: bool) -> Action:
-    """One uniformly random kind of legal action; wagers at their smallest amount."""
+    """One uniformly random kind of legal action; wagers at their smallest amount.
+
+    Legal lists come sorted by action then amount, so the first wager seen is the smallest.
+    """
     seat = hand.to_act
     assert seat is not None
-    kinds: dict[str, tuple[ActionType, int | None]] = {}
-    facing = False
-    for legal in hand.legal_actions():
-        kind = legal.action
-        if kind is ActionType.SHOW:
-            return Action(seat=seat, action=kind)
+    legal = hand.legal_actions()
+    if legal[0].action is ActionType.SHOW:
+        return Action(seat=seat, action=ActionType.SHOW)
+    options: list[tuple[ActionType, int | None]] = []
+    wager = fold = facing = False
+    for entry in legal:
+        kind = entry.action
+        if kind is ActionType.FOLD:
+            fold = True
+            continue
         if kind in _WAGERS:
-            kinds.setdefault("wager", (kind, legal.amount))
-        elif kind in _CHECK_CALL:
-            kinds["check_call"] = (kind, legal.amount)
-            facing = kind is ActionType.CALL
-        elif kind is ActionType.BRING_IN:
-            kinds["bring_in"] = (kind, legal.amount)
-        elif kind is ActionType.FOLD:
-            kinds["fold"] = (kind, None)
-    if not (allow_fold and facing):
-        kinds.pop("fold", None)
-    action, amount = rng.choice(list(kinds.values()))
+            if wager:
+                continue
+            wager = True
+        elif kind is ActionType.CALL:
+            facing = True
+        options.append((kind, entry.amount))
+    if fold and facing and allow_fold:
+        options.append((ActionType.FOLD, None))
+    action, amount = rng.choice(options)
     return Action(seat=seat, action=action, amount=amount)
 
 

@@ -48,7 +48,7 @@ def full_config(seed: int) -> Config:
     return Config(
         evaluation=bench_evaluation.EvalConfig(hands=100_000, pokerkit_hands=8_000, repeat=3, seed=seed),
         hands=bench_hands.HandConfig(studcheck_hands=3_000, pokerkit_hands=600, repeat=3, seed=seed),
-        commands=bench_commands.CommandConfig(repeat=3, fuzz_hands=2_000),
+        commands=bench_commands.CommandConfig(repeat=3, fuzz_hands=600),
     )
 
 
@@ -57,7 +57,7 @@ def quick_config(seed: int) -> Config:
     return Config(
         evaluation=bench_evaluation.EvalConfig(hands=20_000, pokerkit_hands=1_500, repeat=2, seed=seed),
         hands=bench_hands.HandConfig(studcheck_hands=600, pokerkit_hands=120, repeat=2, seed=seed),
-        commands=bench_commands.CommandConfig(repeat=1, fuzz_hands=300),
+        commands=bench_commands.CommandConfig(repeat=1, fuzz_hands=60),
     )
 
 
@@ -122,6 +122,12 @@ def _number(value: float | None, unit: str) -> str:
     return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
 
 
+def _ratio(value: float) -> str:
+    if value >= 100:
+        return f"{value:,.0f}x"
+    return f"{value:.1f}x" if value >= 1 else f"{value:.3f}x"
+
+
 def table(rows: Sequence[Row]) -> str:
     """A Markdown table (readable on a terminal too)."""
     head = "| # | measurement | unit | studcheck | reference | ratio | target | verdict | notes |"
@@ -132,7 +138,7 @@ def table(rows: Sequence[Row]) -> str:
         if row.key.startswith("hands."):
             group += "a" if ".random." in row.key else "b"
         reference = _number(row.other, row.unit) + ("" if row.other is None else f" ({row.other_name})")
-        ratio = "—" if row.ratio is None else f"{row.ratio:,.1f}x"
+        ratio = "—" if row.ratio is None else _ratio(row.ratio)
         lines.append(f"| {group} | {row.label} | {row.unit} | {_number(row.studcheck, row.unit)} | {reference} "
                      f"| {ratio} | {row.target} | **{row.verdict.value}** | {row.note} |")
     return "\n".join(lines)

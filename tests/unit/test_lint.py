@@ -62,6 +62,7 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "unknown_seat_but_seated.yaml": (12, "reason unknown_seat but seat 2 is seated"),
     "unknown_tag.yaml": (5, "unknown tag 'bettin'"),
     "unquoted_wildcard.yaml": (10, "a card list starting with ?? must be quoted"),
+    "unquoted_wildcard_end.yaml": (10, "quote a card list with ?? inside {...}"),
     "unseated_act.yaml": (13, "steps[1]: seat 5 is not seated (seated: 1 2)"),
     "unseated_expect.yaml": (14, "steps[2].expect.stacks: seat 4 is not seated"),
     "unseated_reject.yaml": (12, "seat 7 is not seated, so the reason can only be unknown_seat"),

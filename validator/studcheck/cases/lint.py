@@ -7,6 +7,8 @@ IDs unique across all files, one case per file.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,10 +45,29 @@ def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], l
             problems.extend(_spec_problems(result))
         if result.case is not None:
             problems.extend(_deal_problems(result))
+        if result.raw is not None:  # a file libyaml could not read already has its problem
+            problems.extend(_portability_problems(result.path))
     problems.extend(_duplicate_ids(analyses))
     order = {path: number for number, path in enumerate(files)}
     problems.sort(key=lambda p: (order.get(p.path, -1), str(p.path), p.line, p.message))
     return files, problems
+
+
+_UNQUOTED_WILDCARD_IN_FLOW = re.compile(r"\{[^'\"#]*\?\?")
+
+
+def _portability_problems(path: Path) -> list[Problem]:
+    """YAML that libyaml reads but the pure-Python and other parsers reject: `{cards: 2s ??}`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []  # reported by the loader
+    return [
+        Problem(path=path, line=number, message="quote a card list with ?? inside {...} (cards: '2s 3s ??'): "
+                "some YAML parsers reject it unquoted")
+        for number, line in enumerate(text.splitlines(), start=1)
+        if _UNQUOTED_WILDCARD_IN_FLOW.search(line)
+    ]
 
 
 def lint(paths: Sequence[Path | str] | None = None) -> list[Problem]:

@@ -7,6 +7,7 @@ must find every one of them.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -60,13 +61,29 @@ def _side_pot(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     return response
 
 
+_acts = 0
+
+
+def _crash(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Not a rule bug: dies on the 40th action of the session, like a segfault (subprocess only)."""
+    global _acts
+    if request.get("type") == "act":
+        _acts += 1
+        if _acts == 40:
+            print("segmentation fault (core dumped)", file=sys.stderr, flush=True)
+            os._exit(139)
+    return server.handle(request)
+
+
 BUGS: dict[str, Hook] = {
     "bring_in_tie": _bring_in_tie,
     "max_raises": _max_raises,
     "card_shift": _card_shift,
     "check_facing_bet": _check_facing_bet,
     "side_pot": _side_pot,
+    "crash": _crash,
 }
+RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot")
 
 
 class PlantedServer(Server):

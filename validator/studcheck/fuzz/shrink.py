@@ -77,19 +77,21 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
     started = time.perf_counter()
     shrink_started = 0.0
 
+    def budget() -> None:
+        """Count a shrink replay (also those Hypothesis abandons mid-hand) and stop when spent."""
+        result.shrink_tries += 1
+        if result.shrink_tries > shrink_replays:
+            raise _ShrinkBudget(f"shrinking stopped after {shrink_replays} replays; the smallest hand so far is kept")
+        if time.perf_counter() - shrink_started > shrink_seconds:
+            raise _ShrinkBudget(f"shrinking stopped after {shrink_seconds:g} s; the smallest hand so far is kept")
+
     def consider(record: HandRecord) -> bool:
         """During shrinking: does this replay show the hunted divergence? Keep the smallest."""
-        nonlocal result
         assert result.found is not None and result.found.divergence is not None
-        result.shrink_tries += 1
         same = record.divergence is not None and record.divergence.signature == result.found.divergence.signature
         if same and (result.shrunk is None or record.size < result.shrunk.size):
             result.shrunk = record
         progress.shrink_step(result.shrink_tries, result.shrunk or result.found)
-        if result.shrink_tries >= shrink_replays:
-            raise _ShrinkBudget(f"shrinking stopped after {shrink_replays} replays; the smallest hand so far is kept")
-        if time.perf_counter() - shrink_started > shrink_seconds:
-            raise _ShrinkBudget(f"shrinking stopped after {shrink_seconds:g} s; the smallest hand so far is kept")
         return same
 
     setup_strategy = setups(caps)
@@ -100,6 +102,8 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
     @seed(seed_value)
     @given(st.data())
     def trial(data: st.DataObject) -> None:
+        if result.found is not None:
+            budget()
         setup = data.draw(setup_strategy)
         record = table.play(setup, data.draw)
         if result.found is not None:

@@ -374,16 +374,14 @@ class PokerKitHand:
         return "illegal_action"
 
     def _wager_pointless(self) -> bool:
-        """PokerKit's own last two wager checks (state.py:4813-4833), which the protocol's reason order puts first.
+        """PokerKit's "every other player has folded or gone all-in" check (state.py:4823-4833).
 
-        PokerKit tests the cap and reopening before "already covered" and "every other player has
-        folded or gone all-in"; the protocol calls the latter illegal_action, checked before the others.
+        PokerKit tests the cap and reopening first; the protocol's reason order puts this one
+        (illegal_action) before them.
         """
         state = self.state
         index = state.actor_index
         level = max(state.bets)
-        if state.stacks[index] <= level - state.bets[index]:
-            return True
         return not any(i != index and state.statuses[i] and state.stacks[i] + state.bets[i] > level
                        for i in range(len(self.seats)))
 

@@ -9,14 +9,15 @@ reference's unchanged state. The first difference is the divergence.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from studcheck.fuzz.strategies import MAX_STEPS, Draw, HandSetup, Move, after_end_move, next_move
 from studcheck.harness.compare import diff_json, sorted_legal
 from studcheck.protocol.client import EngineClient, EngineError
 from studcheck.protocol.messages import ErrorReason, RequestType
+from studcheck.rules import Options
 
 SEAT_KEYS = ("seat", "stack", "committed", "folded", "all_in", "up", "down", "shown", "mucked")
 RESULT_KEYS = ("pots", "rake", "returned", "showdown_order", "stacks")
@@ -83,10 +84,18 @@ class HandRecord:
 
     @property
     def size(self) -> tuple[int, ...]:
-        """Smaller is simpler: seats, steps, total stacks, stakes (used to keep the best shrink)."""
+        """Smaller is simpler: seats, steps, total stacks, stakes, options off their defaults, seat numbers."""
         stakes = self.setup.stakes
+        defaults = Options().to_json()
+        changed = sum(1 for name, value in self.setup.options.items() if defaults.get(name) != value)
         return (len(self.setup.seats), self.actions, sum(stack for _, stack in self.setup.seats),
-                stakes["big_bet"], stakes["small_bet"], stakes["bring_in"], stakes["ante"])
+                stakes["big_bet"], stakes["small_bet"], stakes["bring_in"], stakes["ante"], changed,
+                sum(self.setup.seat_numbers))
+
+    def moves(self) -> list[Move]:
+        """The actions sent, each marked with whether the reference accepted it."""
+        return [replace(exchange.move, meant_legal=bool(exchange.reference.get("ok")))
+                for exchange in self.exchanges if exchange.kind == ExchangeKind.ACT and exchange.move is not None]
 
 
 class EngineMisbehaved(BaseException):
@@ -219,8 +228,8 @@ class Table:
             raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
         return _strip(ref), _strip(eng)
 
-    def play(self, setup: HandSetup, draw: Draw) -> HandRecord:
-        """Play one hand until it ends, the step limit, or the first divergence."""
+    def _deal(self, setup: HandSetup) -> tuple[HandRecord, Mapping[str, Any] | None]:
+        """Send `new_hand` to both; the reference state, or None if the hand cannot go on."""
         self.hands += 1
         self.engine.transcript = []
         self.reference.transcript = []
@@ -228,10 +237,26 @@ class Table:
         ref, eng = self.ask(record, RequestType.NEW_HAND, setup.request_fields(f"fuzz-{self.hands}"))
         if not eng.get("ok") and (eng.get("error") or {}).get("reason") == ErrorReason.UNSUPPORTED.value:
             record.skipped = str((eng.get("error") or {}).get("message", ""))
-            return record
+            return record, None
         if self._record(record, Exchange(kind=ExchangeKind.SETUP, move=None, reference=ref, engine=eng)):
-            return record
+            return record, None
         state: Mapping[str, Any] = ref["state"]
+        return record, state
+
+    def replay(self, setup: HandSetup, moves: Sequence[Move]) -> HandRecord:
+        """Play exactly these moves (a reduction candidate) until they run out or the hands diverge."""
+        record, state = self._deal(setup)
+        for move in moves:
+            if state is None or record.divergence is not None:
+                break
+            state = self._step(record, state, move)
+        return record
+
+    def play(self, setup: HandSetup, draw: Draw) -> HandRecord:
+        """Play one hand until it ends, the step limit, or the first divergence."""
+        record, state = self._deal(setup)
+        if state is None:
+            return record
         while state.get("to_act") is not None and len(record.exchanges) < MAX_STEPS:
             state = self._step(record, state, next_move(draw, setup, state))
             if record.divergence is not None:

@@ -74,7 +74,9 @@ def report_divergence(result: SearchResult, client: EngineClient, reference: Eng
     assert found is not None and shrunk is not None and found.divergence is not None and shrunk.divergence is not None
     say(f"DIVERGENCE in hand {result.found_at} of {config.hands} at {describe_step(found, found.divergence.exchange)}:")
     say(f"  {found.divergence.first.describe()}")
-    say(f"shrunk in {result.shrink_tries} replays: {_size(shrunk)} (the hand found had {_size(found)})")
+    middle = result.after_hypothesis or shrunk
+    say(f"shrunk: {_size(found)} -> {_size(middle)} (Hypothesis, {result.shrink_tries} replays) "
+        f"-> {_size(shrunk)} (delta debugging, {result.reduce_tries} replays)")
     if result.shrink_note:
         say(f"  note: {result.shrink_note}")
     say(f"  minimal hand diverges at {describe_step(shrunk, shrunk.divergence.exchange)}:")

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Flaky, HypothesisException
 
 from studcheck.fuzz.play import HandRecord, Table
+from studcheck.fuzz.reduce import reduce
 from studcheck.fuzz.strategies import Capabilities, setups
 
 DEFAULT_SHRINK_SECONDS = 120.0
@@ -34,7 +35,7 @@ class _Diverged(Exception):
     """Raised inside the Hypothesis test: this example shows the divergence being hunted."""
 
 
-class _ShrinkBudget(BaseException):
+class _ShrinkBudget(BaseException):  # noqa: N818 - a signal, not an error
     """Stop shrinking (a BaseException passes straight through Hypothesis) and keep the best so far."""
 
 
@@ -59,6 +60,8 @@ class SearchResult:
     found_at: int = 0  # its number (1-based)
     shrunk: HandRecord | None = None  # the smallest hand showing the same divergence
     shrink_tries: int = 0
+    after_hypothesis: HandRecord | None = None  # the shrunk hand before delta debugging
+    reduce_tries: int = 0
     shrink_seconds: float = 0.0
     shrink_note: str | None = None  # e.g. time limit or flakiness
     history: list[tuple[int, int]] = field(default_factory=list)
@@ -141,9 +144,14 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
         if result.found is None:
             raise
         result.shrink_note = f"shrinking stopped: {type(exc).__name__} (the engine may not be deterministic)"
+    result.shrink_tries = min(result.shrink_tries, shrink_replays)
     if result.found is None:
         result.seconds = time.perf_counter() - started
         result.requests = table.requests
-    else:
-        result.shrink_seconds = time.perf_counter() - shrink_started
+        return result
+    assert result.shrunk is not None
+    result.after_hypothesis = result.shrunk
+    result.shrunk, result.reduce_tries = reduce(table, result.shrunk, caps, budget=shrink_replays,
+                                                tried=progress.shrink_step)
+    result.shrink_seconds = time.perf_counter() - shrink_started
     return result

@@ -1,0 +1,166 @@
+"""`studcheck fuzz`: it finds planted bugs quickly, writes cases that convict them, stays quiet on
+the reference, and is deterministic per seed.
+
+The planted-bug engines (planted.py) are the reference engine with one deliberate rule bug each.
+They run in process (fast) except in the CLI tests, which run them as real subprocesses.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from planted import RULE_BUGS, command, planted_server
+from studcheck.cases.lint import lint_files
+from studcheck.cases.load import load_case
+from studcheck.fuzz.commands import FuzzConfig, fuzz
+from studcheck.harness.runner import Outcome, Runner
+from studcheck.protocol.client import EngineClient, InProcessTransport
+
+MAX_HANDS = 200  # every planted bug must be found within this many hands (seed 1)
+REPLAYS = 300  # shrink budget in these tests (the command's default is 1000)
+ENGINES = Path(__file__).resolve().parents[1] / "engines"
+
+
+def planted_client(bug: str) -> EngineClient:
+    return EngineClient(lambda: InProcessTransport(lambda: planted_server(bug)))
+
+
+def reference_client() -> EngineClient:
+    return EngineClient(InProcessTransport)
+
+
+def run(client: EngineClient, out: Path, *, hands: int = MAX_HANDS, seed: int = 1) -> tuple[int, list[str]]:
+    lines: list[str] = []
+    config = FuzzConfig(hands=hands, seed=seed, variants=(), out=out, replay_engine="--engine ENGINE",
+                        shrink_replays=REPLAYS)
+    code = fuzz(client, config, out=lines.append)
+    return code, lines
+
+
+def written(lines: list[str]) -> Path:
+    paths = [line.removeprefix("wrote ") for line in lines if line.startswith("wrote ")]
+    assert len(paths) == 1, lines
+    return Path(paths[0])
+
+
+#: what each bug must show up as: a field of the first difference and a rule the case must cite
+SIGNS = {
+    "bring_in_tie": ("to_act", "BRING-IN.TIE.SUIT"),
+    "max_raises": ("legal", "BET.CAP"),
+    "card_shift": ("seats", "DEAL.STREETS"),
+    "check_facing_bet": ("ok", "BET.CHECK"),
+    "side_pot": ("pots", "POT.SIDE"),
+}
+
+
+@pytest.mark.parametrize("bug", RULE_BUGS)
+def test_planted_bug_is_found_shrunk_and_convicted(bug: str, tmp_path: Path) -> None:
+    code, lines = run(planted_client(bug), tmp_path)
+    assert code == 1, lines
+    found = next(line for line in lines if line.startswith("DIVERGENCE in hand "))
+    hand = int(found.split()[3])
+    assert hand <= MAX_HANDS
+    path = written(lines)
+    field, rule = SIGNS[bug]
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert re.fullmatch(r"(SH|RZ|HL)-GEN-[0-9A-F]{8}", data["id"])
+    assert data["generated"] is True and "generated" in data["tags"]
+    assert f"{field}" in data["title"], data["title"]
+    assert rule in data["rules"], data["rules"]
+    assert len(data["deck"]) == 52 and len(data["options"]) == 11
+    assert len(data["seats"]) <= 5, "shrinking should leave a small table"
+    assert len(data["steps"]) <= 12, "shrinking should leave a short hand"
+
+    _, problems = lint_files([path])
+    assert problems == []
+    case = load_case(path)
+    buggy = planted_client(bug)
+    buggy.start()
+    assert Runner(buggy).run(case).outcome is Outcome.FAIL
+    reference = reference_client()
+    reference.start()
+    assert Runner(reference).run(case).outcome is Outcome.PASS
+
+
+def test_reference_against_itself_agrees(tmp_path: Path) -> None:
+    code, lines = run(reference_client(), tmp_path, hands=300, seed=7)
+    assert code == 0, lines
+    assert any(line.startswith("ok: 300 hands agree") for line in lines), lines
+    assert not list(tmp_path.iterdir())
+
+
+def test_same_seed_same_output(tmp_path: Path) -> None:
+    first_code, first = run(planted_client("side_pot"), tmp_path / "a", seed=5)
+    second_code, second = run(planted_client("side_pot"), tmp_path / "b", seed=5)
+    assert first_code == second_code == 1
+    strip = [line.replace(str(tmp_path / "a"), "OUT") for line in first]
+    assert strip == [line.replace(str(tmp_path / "b"), "OUT") for line in second]
+    assert written(first).read_text() == written(second).read_text()
+
+
+def test_seed_changes_the_hands(tmp_path: Path) -> None:
+    _, five = run(reference_client(), tmp_path, hands=30, seed=5)
+    _, six = run(reference_client(), tmp_path, hands=30, seed=6)
+    assert five[-1].startswith("ok: 30 hands agree") and six[-1].startswith("ok: 30 hands agree")
+    assert five[-1] != six[-1]  # the action counts differ: other hands were played
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "studcheck", "fuzz", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_cli_subprocess_engine_divergence_and_replay(tmp_path: Path) -> None:
+    engine = command("check_facing_bet")
+    done = cli("--engine", engine, "--hands", "100", "--seed", "1", "--out", "cases", "--shrink-replays", "100", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    replay = next(line for line in done.stdout.splitlines() if line.startswith("replay: "))
+    argv = ["--engine", engine] + ["--cases", replay.split("--cases ", 1)[1]]
+    again = subprocess.run([sys.executable, "-m", "studcheck", "run", *argv], cwd=tmp_path, capture_output=True,
+                           text=True, timeout=120)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "hands/s through the protocol" in done.stderr
+
+
+def test_cli_reference_subprocess_agrees(tmp_path: Path) -> None:
+    done = cli("--engine", f"{sys.executable} -m studcheck serve", "--hands", "20", "--variant", "razz", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "20 hands of razz" in done.stdout
+
+
+def test_cli_engine_crash_is_reported_not_a_traceback(tmp_path: Path) -> None:
+    done = cli("--engine", command("crash"), "--hands", "50", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "ENGINE ERROR (crash)" in done.stdout
+    assert "segmentation fault" in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_cli_not_json_is_reported(tmp_path: Path) -> None:
+    done = cli("--engine", f"{sys.executable} {ENGINES / 'not_json.py'}", "--hands", "5", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "ENGINE ERROR (not_json)" in done.stdout and "DEBUG dealing cards" in done.stdout
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["--engine", "/nonexistent/engine"], 3),
+    (["--engine", "x", "--hands", "0"], 2),
+    (["--hands", "5"], 2),
+])
+def test_cli_exit_codes(args: list[str], code: int, tmp_path: Path) -> None:
+    done = cli(*args, cwd=tmp_path)
+    assert done.returncode == code, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_cli_unknown_variant_is_usage_error(tmp_path: Path) -> None:
+    done = cli("--engine", f"{sys.executable} -m studcheck serve", "--variant", "omaha", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "omaha" in done.stderr

@@ -1,0 +1,123 @@
+"""Delta debugging on the concrete hand, after Hypothesis has shrunk the choice sequence.
+
+Why a second pass: Hypothesis shrinks the *choices* a hand was generated from, and a move is an
+index into the reference's legal list at that moment. Dropping a seat shifts the meaning of every
+later choice, so the shrinker rarely manages to remove seats from a hand with a long action
+sequence. Here the hand is the list of concrete requests sent (`3 raise 20`), and a candidate is
+the same hand with a seat and its actions removed, one action removed, a smaller stack, an
+option back at its default, no ante, or seats renumbered 1..n. A candidate is kept when it is
+smaller (HandRecord.size), every action keeps its fate on the reference (accepted stays accepted,
+refused stays refused), and the hands diverge in the same way (same signature). Deterministic,
+and bounded by a replay budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+
+from studcheck.fuzz.play import ExchangeKind, HandRecord, Table
+from studcheck.fuzz.strategies import Capabilities, HandSetup, Move
+from studcheck.rules import Options
+
+Candidate = tuple[HandSetup, list[Move]]
+
+
+class _Spent(Exception):
+    pass
+
+
+def _keeps_fates(record: HandRecord) -> bool:
+    return all(bool(exchange.reference.get("ok")) == exchange.move.meant_legal
+               for exchange in record.exchanges if exchange.kind == ExchangeKind.ACT and exchange.move is not None)
+
+
+def _without_seat(setup: HandSetup, moves: Sequence[Move]) -> Iterator[Candidate]:
+    if len(setup.seats) <= 2:
+        return
+    for seat, _ in reversed(setup.seats):
+        seats = tuple(item for item in setup.seats if item[0] != seat)
+        yield replace(setup, seats=seats), [move for move in moves if move.seat != seat]
+
+
+def _without_move(setup: HandSetup, moves: Sequence[Move]) -> Iterator[Candidate]:
+    refused_first = sorted(range(len(moves) - 1), key=lambda index: (moves[index].meant_legal, -index))
+    for index in refused_first:
+        yield setup, [move for number, move in enumerate(moves) if number != index]
+
+
+def _smaller_stacks(setup: HandSetup, moves: Sequence[Move], used: dict[int, int]) -> Iterator[Candidate]:
+    for position, (seat, stack) in enumerate(setup.seats):
+        for smaller in sorted({used.get(seat, 0) + 1, stack // 2}, reverse=True):
+            if 0 < smaller < stack:
+                seats = list(setup.seats)
+                seats[position] = (seat, smaller)
+                yield replace(setup, seats=tuple(seats)), list(moves)
+
+
+def _simpler_setup(setup: HandSetup, moves: Sequence[Move], caps: Capabilities) -> Iterator[Candidate]:
+    if setup.stakes["ante"] > 0:
+        yield replace(setup, stakes={**setup.stakes, "ante": 0}), list(moves)
+    if setup.remade_stub is not None:
+        yield replace(setup, remade_stub=None), list(moves)
+    for name, default in Options().to_json().items():
+        values = caps.options.get(name)
+        supported = values is None or any(type(v) is type(default) and v == default for v in values)
+        if setup.options.get(name) != default and supported:
+            yield replace(setup, options={**setup.options, name: default}), list(moves)
+    numbers = [seat for seat, _ in setup.seats]
+    if numbers != list(range(1, len(numbers) + 1)):
+        mapping = {old: new for new, old in enumerate(numbers, start=1)}
+        seats = tuple((mapping[seat], stack) for seat, stack in setup.seats)
+        renumbered = [replace(move, seat=mapping.get(move.seat, move.seat)) for move in moves]
+        yield replace(setup, seats=seats), renumbered
+
+
+def _chips_used(record: HandRecord) -> dict[int, int]:
+    """Chips each seat had put in by the divergence (per the reference)."""
+    for exchange in reversed(record.exchanges):
+        if exchange.kind != ExchangeKind.STATE and exchange.reference.get("ok"):
+            start = dict(record.setup.seats)
+            return {row["seat"]: start[row["seat"]] - row["stack"] for row in exchange.reference["state"]["seats"]}
+    return {}
+
+
+def reduce(table: Table, record: HandRecord, caps: Capabilities, *, budget: int,
+           tried: Callable[[int, HandRecord], None] = lambda tries, best: None) -> tuple[HandRecord, int]:
+    """The smallest hand reachable by greedy reductions within `budget` replays, and the replays used."""
+    assert record.divergence is not None
+    signature = record.divergence.signature
+    best = record
+    tries = 0
+
+    def attempt(candidate: Candidate) -> HandRecord | None:
+        nonlocal tries
+        if tries >= budget:
+            raise _Spent
+        tries += 1
+        result = table.replay(*candidate)
+        tried(tries, best)
+        if (result.divergence is not None and result.divergence.signature == signature
+                and result.size < best.size and _keeps_fates(result)):
+            return result
+        return None
+
+    def candidates(current: HandRecord) -> Iterator[Candidate]:
+        moves = current.moves()
+        yield from _without_seat(current.setup, moves)
+        yield from _without_move(current.setup, moves)
+        yield from _smaller_stacks(current.setup, moves, _chips_used(current))
+        yield from _simpler_setup(current.setup, moves, caps)
+
+    try:
+        improved = True
+        while improved:
+            improved = False
+            for candidate in candidates(best):
+                found = attempt(candidate)
+                if found is not None:
+                    best, improved = found, True
+                    break
+    except _Spent:
+        pass
+    return best, tries

@@ -8,6 +8,7 @@ deviations (adapters/pokerkit.xfail.yaml, docs/conformance/pokerkit.md), never t
 from __future__ import annotations
 
 import argparse
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -89,7 +90,7 @@ def _studcheck(argv: Sequence[str]) -> int:
 
 def test_whole_suite_passes_with_the_expected_failure_file(capsys: pytest.CaptureFixture[str]) -> None:
     """The whole suite (about 3 s through the adapter): every applicable case passes or is a listed deviation."""
-    code = _studcheck(["run", "--no-progress", "--engine", " ".join(ARGV), "--xfail", str(XFAIL)])
+    code = _studcheck(["run", "--no-progress", "--engine", shlex.join(ARGV), "--xfail", str(XFAIL)])
     out = capsys.readouterr().out
     assert code == 0, out
     total = next(line.split() for line in out.splitlines() if line.startswith("total"))

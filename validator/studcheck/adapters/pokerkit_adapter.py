@@ -26,7 +26,7 @@ PROTOCOL = 1
 ENGINE_NAME = "pokerkit"
 VARIANTS = ("stud_high", "razz", "stud_hilo8")
 STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
-ACTIONS = ("bring_in", "complete", "fold", "check", "call", "bet", "raise", "show", "muck")
+ACTIONS = ("fold", "check", "call", "bring_in", "complete", "bet", "raise", "show", "muck")  # canonical order
 
 # What PokerKit can be configured to do; the evidence for every value is in docs/conformance/pokerkit.md.
 OPTIONS: dict[str, Any] = {

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand, IllegalAction
-from studcheck.rules import PROFILES, ActionType, SeatSetup, Stakes, Variant
+from studcheck.rules import ACTION_ORDER, PROFILES, ActionType, SeatSetup, Stakes, Variant
 
 MAX_STEPS = 400  # far above the longest possible hand (8 seats, 5 capped rounds, showdown)
 MAX_WRONG = 60  # deliberately wrong actions tried per hand (they must not count as steps)
@@ -78,6 +78,8 @@ def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataOb
     while not hand.is_over and steps < MAX_STEPS:
         legal = hand.legal_actions()
         assert legal, "a hand that is not over always has a seat to act with a legal action"
+        keys = [(ACTION_ORDER[la.action], la.amount or 0) for la in legal]
+        assert keys == sorted(keys) and len(set(keys)) == len(keys), f"legal list not canonical: {legal}"
         if wrong_tries < MAX_WRONG and data.draw(st.integers(0, 4)) == 0:
             wrong_tries += 1
             wrong = _wrong_actions(hand, data.draw)

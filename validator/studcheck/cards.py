@@ -59,15 +59,20 @@ class Card:
     #: 0..51 in canonical order 2c 2d 2h 2s 3c ... As (rank first, then suit); stored, since
     #: evaluators index tables with it on hot paths.
     index: int = field(init=False, compare=False, repr=False)
+    text: str = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "index", (self.rank - 2) * 4 + self.suit.order)
+        object.__setattr__(self, "text", self.rank.char + self.suit.value)
+
+    def __hash__(self) -> int:  # equal cards have equal indices; cheaper than hashing the fields
+        return self.index
 
     def __str__(self) -> str:
-        return self.rank.char + self.suit.value
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Card({str(self)!r})"
+        return f"Card({self.text!r})"
 
 
 FULL_DECK: tuple[Card, ...] = tuple(Card(rank=Rank(r), suit=Suit(s)) for r in range(2, 15) for s in SUIT_CHARS)

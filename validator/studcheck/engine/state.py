@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from studcheck.cards import Card
@@ -17,7 +18,6 @@ from studcheck.engine.betting import Round, SeatState
 from studcheck.engine.dealing import Dealer
 from studcheck.engine.errors import IllegalAction, Reason
 from studcheck.rules import (
-    ACTION_ORDER,
     AMOUNT_ACTIONS,
     ActionType,
     HeadsUp,
@@ -58,6 +58,12 @@ class LegalAction:
         return {"action": self.action.value, "amount": self.amount}
 
 
+@lru_cache(maxsize=4096)
+def _legal(kind: ActionType, amount: int | None) -> LegalAction:
+    """Legal actions are immutable values: share them instead of building new ones each step."""
+    return LegalAction(action=kind, amount=amount)
+
+
 class Hand:
     """One hand of seven-card stud from the antes to the awards."""
 
@@ -85,6 +91,8 @@ class Hand:
             setup.seat: SeatState(seat=setup.seat, stack=setup.stack, down=[], up=[])
             for setup in sorted(seats, key=lambda s: s.seat)
         }
+        self._seat_list = list(self.seats.values())  # in seat order; the same objects as `seats`
+        self._live_count = len(self._seat_list)
         self._dealer = Dealer(deck, remade_stub)
         self.street = Street.THIRD
         self.community: Card | None = None
@@ -164,20 +172,19 @@ class Hand:
             return []
         seat = self.seats[self.to_act]
         if self.street is Street.SHOWDOWN:
-            options = [LegalAction(action=ActionType.SHOW)]
+            options = [_legal(ActionType.SHOW, None)]
             if not self._must_show(seat.seat):
-                options.append(LegalAction(action=ActionType.MUCK))
+                options.append(_legal(ActionType.MUCK, None))
             return options
         assert self.round is not None
         pairs = betting.legal_actions(
             seat,
             self.round,
-            list(self.seats.values()),
+            self._seat_list,
             bring_in=self.stakes.bring_in,
             is_bring_in_seat=seat.seat == self.bring_in_seat,
         )
-        found = [LegalAction(action=kind, amount=amount) for kind, amount in pairs]
-        return sorted(found, key=lambda la: (ACTION_ORDER[la.action], la.amount or 0))
+        return [_legal(kind, amount) for kind, amount in pairs]  # already in the canonical order
 
     def _check(self, action: Action) -> LegalAction:
         if self.is_over:
@@ -212,7 +219,7 @@ class Hand:
         if kind is not betting.wager_kind(self.round):
             return Reason.ILLEGAL_ACTION
         seat = self.seats[self.to_act]
-        block = betting.wager_block(seat, self.round, list(self.seats.values()))
+        block = betting.wager_block(seat, self.round, self._seat_list)
         return block or Reason.ILLEGAL_ACTION
 
     @staticmethod
@@ -322,13 +329,13 @@ class Hand:
 
     def _next_to_act(self, start: int, *, include_start: bool) -> int | None:
         assert self.round is not None
-        ring = betting.clockwise_from(self.order, start)
-        if not include_start:
-            ring = ring[1:] + ring[:1]
-        everyone = list(self.seats.values())
-        for seat_number in ring:
-            if betting.needs_to_act(self.seats[seat_number], self.round, everyone):
-                return seat_number
+        seats = self._seat_list
+        count = len(seats)
+        first = self.order.index(start) + (0 if include_start else 1)
+        for step in range(count):
+            seat = seats[(first + step) % count]
+            if betting.needs_to_act(seat, self.round, seats):
+                return seat.seat
         return None
 
     def _apply_betting(self, seat_number: int, legal: LegalAction) -> None:
@@ -337,6 +344,7 @@ class Hand:
         kind = legal.action
         if kind is ActionType.FOLD:
             seat.folded = True
+            self._live_count -= 1
         elif kind is ActionType.CHECK:
             betting.apply_check(seat, self.round)
         elif kind is ActionType.CALL:
@@ -346,10 +354,10 @@ class Hand:
             betting.apply_bring_in(seat, self.round, legal.amount, self.stakes.bring_in)
         else:
             assert legal.amount is not None
-            betting.apply_wager(seat, self.round, legal.amount, list(self.seats.values()))
+            betting.apply_wager(seat, self.round, legal.amount, self._seat_list)
             if self.street is Street.SEVENTH:
                 self.seventh_aggressor = seat_number
-        if len(self._live()) == 1:
+        if self._live_count == 1:
             self._end_round()
             self._finish()
             return

@@ -66,7 +66,7 @@ def _wrong_actions(hand: Hand, draw: st.DrawFn) -> Action:
     return Action(seat=seat, action=kind, amount=amount)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), data=st.data())
 def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataObject) -> None:
     hand = Hand(**table)

@@ -84,13 +84,13 @@ class HandRecord:
 
     @property
     def size(self) -> tuple[int, ...]:
-        """Smaller is simpler: seats, steps, total stacks, stakes, options off their defaults, seat numbers."""
+        """Smaller is simpler: seats, steps, stacks, stakes, options off their defaults, a remade stub, seat numbers."""
         stakes = self.setup.stakes
         defaults = Options().to_json()
         changed = sum(1 for name, value in self.setup.options.items() if defaults.get(name) != value)
         return (len(self.setup.seats), self.actions, sum(stack for _, stack in self.setup.seats),
                 stakes["big_bet"], stakes["small_bet"], stakes["bring_in"], stakes["ante"], changed,
-                sum(self.setup.seat_numbers))
+                self.setup.remade_stub is not None, sum(self.setup.seat_numbers))
 
     def moves(self) -> list[Move]:
         """The actions sent, each marked with whether the reference accepted it."""

@@ -182,7 +182,7 @@ def _seats(draw: Draw, stakes: Mapping[str, int]) -> tuple[tuple[int, int], ...]
 def _style(draw: Draw) -> Style:
     return Style(
         aggression=draw(st.integers(0, 3)),
-        fold_weight=draw(st.sampled_from((4, 10, 25))),
+        fold_weight=draw(st.sampled_from((4, 15, 40))),
         muck_weight=draw(st.sampled_from((0, 15, 40))),
         illegal_percent=draw(st.sampled_from((0, 5, 12, 25))),
         after_end=draw(st.integers(0, 3)) == 3,
@@ -267,11 +267,18 @@ class Illegal(str, Enum):
     UNKNOWN_SEAT = "unknown_seat"
     WRONG_AMOUNT = "wrong_amount"
     WRONG_KIND = "wrong_kind"
+    NO_RAISE = "no_raise"  # a raise when none is offered: at the cap, or not reopened by a short all-in
+
+
+#: kinds of illegal request, weighted by repetition (the wrong kind of action has the most variants)
+ILLEGAL_KINDS = st.sampled_from([Illegal.WRONG_KIND, Illegal.OUT_OF_TURN, Illegal.WRONG_AMOUNT, Illegal.WRONG_KIND,
+                                 Illegal.UNKNOWN_SEAT, Illegal.NO_RAISE, Illegal.WRONG_KIND, Illegal.WRONG_AMOUNT,
+                                 Illegal.OUT_OF_TURN, Illegal.WRONG_KIND])
 
 
 def illegal_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move:
     """A deliberately wrong request; the reference decides what the refusal reason is."""
-    kind = draw(st.sampled_from(list(Illegal)))
+    kind = draw(ILLEGAL_KINDS)
     seated = setup.seat_numbers
     to_act = state.get("to_act")
     legal = list(state.get("legal") or [])
@@ -290,7 +297,11 @@ def illegal_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move
         amount = entry["amount"] + delta if draw(st.booleans()) or entry["amount"] - delta < 0 else entry["amount"] - delta
         return Move(seat=to_act, action=entry["action"], amount=amount, meant_legal=False)
     kinds = {entry["action"] for entry in legal}
+    if kind is Illegal.NO_RAISE and "call" in kinds and "raise" not in kinds:
+        return Move(seat=to_act, action="raise", amount=_plausible_amount("raise", state, unit), meant_legal=False)
     absent = [action.value for action in ActionType if action.value not in kinds]
+    if "call" in kinds and "check" in absent:
+        absent = ["check", *absent]  # a check facing a wager: the classic wrong kind, twice as likely
     action = draw(st.sampled_from(absent)) if absent else "fold"
     return Move(seat=to_act, action=action, amount=_plausible_amount(action, state, unit), meant_legal=False)
 
@@ -323,6 +334,11 @@ def next_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move:
     are drawn only when one is made.
     """
     illegal, point = draw(MOVE)
+    kinds = {entry["action"] for entry in state["legal"]}
+    if setup.style.illegal_percent and "call" in kinds and "raise" not in kinds and illegal >= 70:
+        # at the cap or not reopened: the raise-refusal rules are only tested in these spots
+        return Move(seat=int(state["to_act"]), action="raise", amount=_plausible_amount("raise", state, _unit(setup, state)),
+                    meant_legal=False)
     if illegal >= 100 - setup.style.illegal_percent:
         return illegal_move(draw, setup, state)
     return legal_move(point, setup, state)

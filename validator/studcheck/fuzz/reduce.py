@@ -18,7 +18,8 @@ from dataclasses import replace
 
 from studcheck.fuzz.play import ExchangeKind, HandRecord, Table
 from studcheck.fuzz.strategies import Capabilities, HandSetup, Move
-from studcheck.rules import Options
+from studcheck.cases.deck import DeckError, deal_positions
+from studcheck.rules import Options, ShortStub
 
 Candidate = tuple[HandSetup, list[Move]]
 
@@ -32,12 +33,50 @@ def _keeps_fates(record: HandRecord) -> bool:
                for exchange in record.exchanges if exchange.kind == ExchangeKind.ACT and exchange.move is not None)
 
 
-def _without_seat(setup: HandSetup, moves: Sequence[Move]) -> Iterator[Candidate]:
+def _dealt(record: HandRecord) -> dict[int, list[str]] | None:
+    """Each seat's cards in the order received, as the reference dealt them by the divergence."""
+    for exchange in reversed(record.exchanges):
+        if exchange.kind != ExchangeKind.STATE and exchange.reference.get("ok"):
+            rows = exchange.reference["state"]["seats"]
+            return {row["seat"]: list(row["down"][:2]) + list(row["up"]) + list(row["down"][2:]) for row in rows}
+    return None
+
+
+def _redealt(record: HandRecord, keep: Sequence[int]) -> tuple[str, ...] | None:
+    """A deck that gives the seats in `keep` the very cards they got (and keeps the burns and the
+    order of the rest), so removing a seat does not reshuffle everybody else's cards."""
+    setup = record.setup
+    dealt = _dealt(record)
+    if dealt is None:
+        return None
+    burning = bool(setup.options.get("burn_cards", True))
+    stub_rule = ShortStub(setup.options.get("short_stub", "remake"))
+    try:
+        before = deal_positions({seat: len(cards) for seat, cards in dealt.items()}, burn_cards=burning, short_stub=stub_rule)
+        after = deal_positions({seat: len(dealt[seat]) for seat in keep}, burn_cards=burning, short_stub=stub_rule)
+    except DeckError:  # e.g. a short stub: per-seat dealing cannot say where the cards go
+        return None
+    slots: list[str | None] = [None] * len(setup.deck)
+    for seat in keep:
+        for position, card in zip(after.seat_positions[seat], dealt[seat]):
+            slots[position] = card
+    for position, burn in zip(after.burn_positions, [setup.deck[p] for p in before.burn_positions]):
+        slots[position] = burn
+    rest = iter([card for card in setup.deck if card not in set(slots)])
+    return tuple(card if card is not None else next(rest) for card in slots)
+
+
+def _without_seat(record: HandRecord, moves: Sequence[Move]) -> Iterator[Candidate]:
+    setup = record.setup
     if len(setup.seats) <= 2:
         return
     for seat, _ in reversed(setup.seats):
         seats = tuple(item for item in setup.seats if item[0] != seat)
-        yield replace(setup, seats=seats), [move for move in moves if move.seat != seat]
+        kept = [move for move in moves if move.seat != seat]
+        deck = _redealt(record, [number for number, _ in seats])
+        if deck is not None:
+            yield replace(setup, seats=seats, deck=deck), kept
+        yield replace(setup, seats=seats), kept
 
 
 def _without_move(setup: HandSetup, moves: Sequence[Move]) -> Iterator[Candidate]:
@@ -104,7 +143,7 @@ def reduce(table: Table, record: HandRecord, caps: Capabilities, *, budget: int,
 
     def candidates(current: HandRecord) -> Iterator[Candidate]:
         moves = current.moves()
-        yield from _without_seat(current.setup, moves)
+        yield from _without_seat(current, moves)
         yield from _without_move(current.setup, moves)
         yield from _smaller_stacks(current.setup, moves, _chips_used(current))
         yield from _simpler_setup(current.setup, moves, caps)

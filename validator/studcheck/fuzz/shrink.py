@@ -16,8 +16,10 @@ the seed is fixed, so a seed always plays the same hands.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
@@ -67,6 +69,35 @@ class SearchResult:
     history: list[tuple[int, int]] = field(default_factory=list)
 
 
+@contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Hypothesis mixes constants found in the *loaded local modules* into generation, so the hands
+    of a seed would depend on which studcheck modules happen to be imported (and on their source).
+    Switch that off for the search (private API, hence the guard); without it a seed is still
+    deterministic for one command, just not across code changes."""
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - a Hypothesis without the feature
+        yield
+        return
+    original = getattr(providers, "_get_local_constants", None)
+    constants = getattr(providers, "Constants", None)
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if original is None or constants is None:
+        yield
+        return
+    empty: Any = constants()
+    providers._get_local_constants = lambda: empty
+    if cache is not None:
+        cache.cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        if cache is not None:
+            cache.cache.clear()
+
+
 def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
            progress: Progress | None = None, shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
            shrink_replays: int = DEFAULT_SHRINK_REPLAYS) -> SearchResult:
@@ -81,8 +112,7 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
     shrink_started = 0.0
 
     def budget() -> None:
-        """Count a shrink replay (also those Hypothesis abandons mid-hand) and stop when spent."""
-        result.shrink_tries += 1
+        """Stop when the replays (counted as they start: Hypothesis abandons some mid-hand) are spent."""
         if result.shrink_tries > shrink_replays:
             raise _ShrinkBudget(f"shrinking stopped after {shrink_replays} replays; the smallest hand so far is kept")
         if time.perf_counter() - shrink_started > shrink_seconds:
@@ -105,11 +135,11 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
     @seed(seed_value)
     @given(st.data())
     def trial(data: st.DataObject) -> None:
-        if result.found is not None:
-            budget()
+        result.shrink_tries += result.found is not None
         setup = data.draw(setup_strategy)
         record = table.play(setup, data.draw)
         if result.found is not None:
+            budget()  # after the draws: stopping before them makes Hypothesis see inconsistent data
             failing = consider(record)
         elif result.hands >= hands:
             failing = False  # Hypothesis may ask for a few more examples than max_examples; they do not count
@@ -135,7 +165,8 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
         return True
 
     try:
-        trial()
+        with _no_local_constants():
+            trial()
     except _Diverged:
         pass
     except _ShrinkBudget as exc:

@@ -169,9 +169,13 @@ def _run_studcheck(variant: Variant, count: int, seed: int, allow_fold: bool) ->
 
 
 def _run_pokerkit(game: Any, automations: tuple[Any, ...], count: int, seed: int, allow_fold: bool) -> Tally:
+    saved = random.getstate()
     random.seed(seed)  # PokerKit shuffles with the module-level generator
     rng = random.Random(seed)
-    actions = sum(pokerkit_hand(game, automations, rng, allow_fold=allow_fold) for _ in range(count))
+    try:
+        actions = sum(pokerkit_hand(game, automations, rng, allow_fold=allow_fold) for _ in range(count))
+    finally:
+        random.setstate(saved)
     return Tally(hands=count, actions=actions, showdown=0)
 
 

@@ -75,6 +75,14 @@ def _crash(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     return server.handle(request)
 
 
+def _unsupported_eight(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Not a bug: an engine that cannot seat eight players says so (reason unsupported)."""
+    if request.get("type") == "new_hand" and len(request.get("seats", [])) == 8:
+        return {"seq": request.get("seq"), "ok": False,
+                "error": {"reason": "unsupported", "message": "this engine seats at most 7 players"}}
+    return server.handle(request)
+
+
 BUGS: dict[str, Hook] = {
     "bring_in_tie": _bring_in_tie,
     "max_raises": _max_raises,
@@ -82,6 +90,7 @@ BUGS: dict[str, Hook] = {
     "check_facing_bet": _check_facing_bet,
     "side_pot": _side_pot,
     "crash": _crash,
+    "unsupported_eight": _unsupported_eight,
 }
 RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot")
 

@@ -95,6 +95,23 @@ def test_reference_against_itself_agrees(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir())
 
 
+def test_unsupported_setups_are_skipped_not_divergences(tmp_path: Path) -> None:
+    code, lines = run(planted_client("unsupported_eight"), tmp_path, hands=60)
+    assert code == 0, lines
+    summary = lines[-1]
+    assert summary.startswith("ok: 60 hands agree") and "refused as unsupported" in summary, summary
+
+
+def test_state_changed_by_a_refusal_is_a_divergence(tmp_path: Path) -> None:
+    engine = f"{sys.executable} {ENGINES / 'sticky_refusal.py'}"
+    done = cli("--engine", engine, "--hands", "50", "--out", "cases", "--shrink-replays", "100", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "state.pot_total: reference" in done.stdout
+    path = tmp_path / next(line for line in done.stdout.splitlines() if line.startswith("wrote ")).removeprefix("wrote ")
+    steps = yaml.safe_load(path.read_text(encoding="utf-8"))["steps"]
+    assert "reject" in steps[-1], steps  # the harness checks the state after a reject step itself
+
+
 def test_same_seed_same_output(tmp_path: Path) -> None:
     first_code, first = run(planted_client("side_pot"), tmp_path / "a", seed=5)
     second_code, second = run(planted_client("side_pot"), tmp_path / "b", seed=5)

@@ -128,7 +128,7 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
     from studcheck.fuzz.report import Display, report_divergence, report_misbehaviour, report_summary
     from studcheck.fuzz.shrink import search
 
-    out(f"studcheck fuzz: {engine_name}; seed {config.seed}; {config.hands} hands of {', '.join(caps.variants)}")
+    out(f"studcheck fuzz: engine {engine_name}, seed {config.seed}, {config.hands} hands of {', '.join(caps.variants)}")
     table = Table(client, reference)
     display = Display(config.hands, enabled=config.progress)
     started = time.perf_counter()

@@ -15,7 +15,7 @@ from typing import Any
 
 from studcheck.fuzz.strategies import MAX_STEPS, Draw, HandSetup, Move, after_end_move, next_move
 from studcheck.harness.compare import diff_json, sorted_legal
-from studcheck.protocol.client import EngineClient, EngineError
+from studcheck.protocol.client import EngineClient, EngineError, Problem
 from studcheck.protocol.messages import ErrorReason, RequestType
 from studcheck.rules import Options
 
@@ -180,7 +180,7 @@ def _result_pot(pot: Any) -> Any:
     return entry
 
 
-def differences(reference: Mapping[str, Any], engine: Mapping[str, Any], *, after_refusal: bool = False) -> list[Difference]:
+def differences(reference: Mapping[str, Any], engine: Mapping[str, Any]) -> list[Difference]:
     """Every difference between two answers to the same request, the most telling first."""
     message = None
     if not engine.get("ok"):
@@ -196,8 +196,7 @@ def differences(reference: Mapping[str, Any], engine: Mapping[str, Any], *, afte
     if want == got:
         return []
     found = diff_json(want, got)
-    prefix = "state" if not after_refusal else "state (after the refusal)"
-    return [Difference(path=f"{prefix}.{item.path}", expected=item.expected, actual=item.actual) for item in found]
+    return [Difference(path=f"state.{item.path}", expected=item.expected, actual=item.actual) for item in found]
 
 
 # --- playing ------------------------------------------------------------------------------------
@@ -235,6 +234,11 @@ class Table:
         self.reference.transcript = []
         record = HandRecord(setup=setup)
         ref, eng = self.ask(record, RequestType.NEW_HAND, setup.request_fields(f"fuzz-{self.hands}"))
+        if not ref.get("ok"):  # the generator made a setup the rules do not allow: our bug
+            error = ref.get("error") or {}
+            problem = EngineError(Problem.BAD_RESPONSE, f"the reference refused a generated setup "
+                                                        f"({error.get('reason')}: {error.get('message')})")
+            raise ReferenceFailed(problem, record)
         if not eng.get("ok") and (eng.get("error") or {}).get("reason") == ErrorReason.UNSUPPORTED.value:
             record.skipped = str((eng.get("error") or {}).get("message", ""))
             return record, None
@@ -282,7 +286,7 @@ class Table:
     @staticmethod
     def _record(record: HandRecord, exchange: Exchange) -> bool:
         record.exchanges.append(exchange)
-        found = differences(exchange.reference, exchange.engine, after_refusal=exchange.kind == ExchangeKind.STATE)
+        found = differences(exchange.reference, exchange.engine)
         if not found:
             return False
         kind = exchange.kind
@@ -300,7 +304,7 @@ def describe_step(record: HandRecord, index: int) -> str:
     street = _street_before(record, index)
     if exchange.kind == ExchangeKind.STATE:
         previous = record.exchanges[index - 1].move
-        return f"state after the refused `{previous.text() if previous else '?'}` ({street})"
+        return f"the state after the refused `{previous.text() if previous else '?'}` ({street})"
     assert exchange.move is not None
     return f"`{exchange.move.text()}` ({street})"
 
@@ -309,7 +313,7 @@ def _street_before(record: HandRecord, index: int) -> str:
     for exchange in reversed(record.exchanges[:index]):
         if exchange.reference.get("ok") and "state" in exchange.reference:
             street = str(exchange.reference["state"].get("street"))
-            return street if street in ("showdown", "complete") else f"{street} street"
+            return {"showdown": "showdown", "complete": "after the end of the hand"}.get(street, f"{street} street")
     return "third street"
 
 

@@ -196,10 +196,13 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
          games: dict[Variant, Any], automations: tuple[Any, ...]) -> Row:
     count = max(1, config.studcheck_hands // divisor)
     label = f"{variant.value}, {'random actions' if allow_fold else 'nobody folds'}"
-    _run_studcheck(variant, max(1, count // 10), config.seed + 1, allow_fold)  # warm-up
+    # Every timed run plays new hands (seed, seed + 1, ...): replaying the same hands would let the
+    # engine's caches (exposed-board keys, evaluator memo) answer from the previous run.
+    seeds = _Seeds(config.seed)
+    _run_studcheck(variant, max(1, count // 10), config.seed - 1, allow_fold)  # warm-up
 
     def ours() -> Tally:
-        return _run_studcheck(variant, count, config.seed, allow_fold)
+        return _run_studcheck(variant, count, seeds.next("studcheck"), allow_fold)
 
     if not games:
         seconds, tally = best_of(ours, config.repeat)
@@ -208,9 +211,9 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
                    note=f"{_note(tally)}; PokerKit not installed", extra=_extra(tally))
     game = games[variant]
     pk_count = max(1, config.pokerkit_hands // divisor)
-    _run_pokerkit(game, automations, max(1, pk_count // 10), config.seed + 1, allow_fold)  # warm-up
+    _run_pokerkit(game, automations, max(1, pk_count // 10), config.seed - 1, allow_fold)  # warm-up
     (seconds, tally), (pk_seconds, theirs) = best_of_pair(
-        ours, lambda: _run_pokerkit(game, automations, pk_count, config.seed, allow_fold), config.repeat
+        ours, lambda: _run_pokerkit(game, automations, pk_count, seeds.next("pokerkit"), allow_fold), config.repeat
     )
     rate, pk_rate = count / seconds, pk_count / pk_seconds
     ratio = rate / pk_rate
@@ -218,6 +221,19 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
     return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=rate, other=pk_rate,
                ratio=ratio, target=f">= {TARGET:g}x", verdict=at_least(ratio, TARGET),
                note=f"{_note(tally)} vs PokerKit {theirs.actions / pk_count:.1f}", extra=extra)
+
+
+class _Seeds:
+    """Consecutive seeds per engine, from the configured one."""
+
+    def __init__(self, first: int) -> None:
+        self._next: dict[str, int] = {}
+        self._first = first
+
+    def next(self, who: str) -> int:
+        seed = self._next.get(who, self._first)
+        self._next[who] = seed + 1
+        return seed
 
 
 def _note(tally: Tally) -> str:

@@ -143,6 +143,8 @@ def canonical_state(state: Any) -> Any:
     if not isinstance(state, Mapping):
         return state
     seats = state.get("seats")
+    if isinstance(seats, list) and all(isinstance(row, Mapping) and isinstance(row.get("seat"), int) for row in seats):
+        seats = sorted(seats, key=lambda row: row["seat"])  # the harness matches rows by seat number too
     pots = state.get("pots")
     return {
         "street": state.get("street"),

@@ -64,29 +64,35 @@ def bring_in(record: HandRecord) -> Area:
     return _area("bring-in", rules, ["bring-in", "third-street"])
 
 
-def betting(record: HandRecord, state: Mapping[str, Any] | None) -> Area:
+def betting(record: HandRecord, state: Mapping[str, Any] | None, head: str = "legal") -> Area:
+    """A betting-round field: which actions and amounts (legal), whose turn (to_act), chips moved."""
     setup = record.setup
-    street = (state or {}).get("street", "third")
-    rules = ["BET.FIXED-AMOUNT", "BET.LIMITS", "BET.CAP", "BET.ORDER", "BET.ROUND-END", "BET.CHECK", "BET.FOLD"]
-    tags = ["betting", "limits", "raise-cap"]
-    if setup.options.get("heads_up") != "capped":
+    state = state or {}
+    street = state.get("street", "third")
+    if head in ("to_act", "street"):
+        rules = ["BET.ORDER", "BET.ROUND-END", "ALLIN.RUNOUT"]
+        if street == "third":
+            rules.append("BRING-IN.CALLED-ROUND-ENDS")
+        return _area("betting: turn order and the end of a round", rules, ["betting"])
+    if head == "legal":
+        rules = ["BET.FIXED-AMOUNT", "BET.LIMITS", "BET.CAP", "BET.CHECK", "BET.FOLD"]
+        tags = ["betting", "limits", "raise-cap"]
+        name = "betting: legal actions and amounts"
+    else:
+        rules, tags, name = ["BET.FIXED-AMOUNT", "POT.UNCALLED"], ["betting"], "betting: chips moved"
+    if setup.options.get("heads_up") != "capped" and head == "legal":
         rules.append("BET.CAP.HEADS-UP")
-    if street == "fourth":
+    if street == "fourth" and head == "legal":
         if setup.variant == "stud_high" and setup.options.get("open_pair_double"):
             rules += ["BET.DOUBLE.OPEN-PAIR", "BET.DOUBLE.RAISES"]
         rules.append("BET.DOUBLE.ABSENT")
         tags.append("double-bet")
     if street == "third":
         rules += ["BRING-IN.FACING", "BRING-IN.COMPLETION-NOT-RAISE"]
-    if any(row.get("all_in") for row in (state or {}).get("seats") or []) or _short(record):
+    if any(row.get("all_in") for row in state.get("seats") or []):
         rules += ["ALLIN.CALL-SHORT", "ALLIN.HALF-BET.FULL", "ALLIN.HALF-BET.SHORT", "ALLIN.CUMULATIVE"]
         tags += ["all-in", "half-bet"]
-    return _area("betting: limits, cap, order and all-ins", rules, tags)
-
-
-def _short(record: HandRecord) -> bool:
-    unit = record.setup.stakes["big_bet"]
-    return any(stack < 5 * unit for _, stack in record.setup.seats)
+    return _area(name, rules, tags)
 
 
 def first_actor(record: HandRecord, state: Mapping[str, Any]) -> Area:
@@ -178,7 +184,7 @@ def area_for(record: HandRecord) -> Area:
     if exchange.kind == ExchangeKind.STATE or divergence.kind == "act-refused":
         return refusal(record, index - 1 if exchange.kind == ExchangeKind.STATE else index)
     if after is None:
-        return betting(record, before)
+        return betting(record, before, "legal")
     if head == "result":
         return awards(record, field)
     street_changed = before is not None and before.get("street") != after.get("street")
@@ -192,9 +198,9 @@ def area_for(record: HandRecord) -> Area:
         return first_actor(record, after)
     if street_changed and head == "street":
         return _area("end of a betting round", ["BET.ROUND-END", "ALLIN.RUNOUT", "BRING-IN.CALLED-ROUND-ENDS"], ["betting"])
-    if after.get("street") == "third" and not _completed(after, record):
+    if after.get("street") == "third" and not _completed(after, record) and head in ("to_act", "legal"):
         return bring_in(record)
-    return betting(record, after)
+    return betting(record, after, head if head in ("to_act", "street", "legal") else "chips")
 
 
 def _completed(state: Mapping[str, Any], record: HandRecord) -> bool:

@@ -84,7 +84,11 @@ def report_divergence(result: SearchResult, client: EngineClient, reference: Eng
         say(f"    {difference.describe()}")
     if len(shrunk.divergence.all) > 5:
         say(f"    ... and {len(shrunk.divergence.all) - 5} more differences")
-    written = write_case(shrunk, config.out, seed=config.seed, hand_number=result.found_at, engine_label=engine_name)
+    try:
+        written = write_case(shrunk, config.out, seed=config.seed, hand_number=result.found_at, engine_label=engine_name)
+    except OSError as exc:
+        say(f"cannot write the case to {config.out}: {exc.strerror or exc}")
+        return
     say(f"case {written.case_id}: {written.title}")
     say(f"  rules: {written.area.name}")
     _, problems = lint_files([written.path])

@@ -98,6 +98,18 @@ def _no_local_constants() -> Iterator[None]:
             cache.cache.clear()
 
 
+CHUNK = 1000  # hands per Hypothesis run: its record of every example grows by ~50 MB per 1000 hands
+
+
+def _chunks(hands: int) -> list[int]:
+    return [min(CHUNK, hands - start) for start in range(0, max(hands, 1), CHUNK)]
+
+
+def _chunk_seed(seed_value: int, chunk: int) -> int:
+    """Chunk 0 uses the seed itself; later chunks get seeds of their own, derived from it."""
+    return seed_value if chunk == 0 else seed_value + chunk * 1_000_000_007
+
+
 def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
            progress: Progress | None = None, shrink_seconds: float = DEFAULT_SHRINK_SECONDS,
            shrink_replays: int = DEFAULT_SHRINK_REPLAYS) -> SearchResult:
@@ -128,12 +140,8 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
         return same
 
     setup_strategy = setups(caps)
+    limit = 0  # cumulative hands allowed up to the end of the current chunk
 
-    @settings(max_examples=max(hands, 1), database=None, deadline=None, derandomize=False,
-              suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
-              report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False)
-    @seed(seed_value)
-    @given(st.data())
     def trial(data: st.DataObject) -> None:
         result.shrink_tries += result.found is not None
         setup = data.draw(setup_strategy)
@@ -141,7 +149,7 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
         if result.found is not None:
             budget()  # after the draws: stopping before them makes Hypothesis see inconsistent data
             failing = consider(record)
-        elif result.hands >= hands:
+        elif result.hands >= limit:
             failing = False  # Hypothesis may ask for a few more examples than max_examples; they do not count
         else:
             failing = first_run(record)
@@ -164,17 +172,25 @@ def search(table: Table, caps: Capabilities, *, hands: int, seed_value: int,
         progress.shrinking(record)
         return True
 
-    try:
-        with _no_local_constants():
-            trial()
-    except _Diverged:
-        pass
-    except _ShrinkBudget as exc:
-        result.shrink_note = str(exc)
-    except (Flaky, HypothesisException) as exc:
-        if result.found is None:
-            raise
-        result.shrink_note = f"shrinking stopped: {type(exc).__name__} (the engine may not be deterministic)"
+    for chunk, size in enumerate(_chunks(hands)):
+        limit += size
+        run = settings(max_examples=size, database=None, deadline=None, derandomize=False,
+                       suppress_health_check=list(HealthCheck), phases=[Phase.generate, Phase.shrink],
+                       report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False)(
+            seed(_chunk_seed(seed_value, chunk))(given(st.data())(trial)))
+        try:
+            with _no_local_constants():
+                run()
+        except _Diverged:
+            pass
+        except _ShrinkBudget as exc:
+            result.shrink_note = str(exc)
+        except (Flaky, HypothesisException) as exc:
+            if result.found is None:
+                raise
+            result.shrink_note = f"shrinking stopped: {type(exc).__name__} (the engine may not be deterministic)"
+        if result.found is not None:
+            break
     result.shrink_tries = min(result.shrink_tries, shrink_replays)
     if result.found is None:
         result.seconds = time.perf_counter() - started

@@ -101,9 +101,12 @@ class PlantedServer(Server):
     def __init__(self, bug: str) -> None:
         super().__init__()
         self._hook = BUGS[bug]
+        self._inner = Server()
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        return self._hook(super(PlantedServer, self), request) if isinstance(request, Mapping) else super().handle(request)
+        response = self._hook(self._inner, request) if isinstance(request, Mapping) else self._inner.handle(request)
+        self.finished = self._inner.finished
+        return response
 
 
 def planted_server(bug: str) -> Server:

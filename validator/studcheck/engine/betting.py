@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from studcheck.cards import Card, Rank
+from studcheck.cards import FULL_DECK, Card, Rank
 from studcheck.engine.errors import Reason
 from studcheck.evaluate import exposed_high_key, exposed_low_key
 from studcheck.rules import ActionType, BringInTie, FirstActorTie, HeadsUp, Options, Street, Variant
@@ -63,13 +63,20 @@ class Round:
 LegalList = list[tuple[ActionType, int | None]]
 
 
+def _others_can_bet(seat: SeatState, seats: Sequence[SeatState]) -> bool:
+    for other in seats:
+        if other is not seat and not other.folded and other.stack > 0:
+            return True
+    return False
+
+
 def needs_to_act(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> bool:
     """Facing chips to call, or not yet acted while someone else could still bet against him."""
     if not seat.can_bet:
         return False
     if seat.committed < round_.level:
         return True
-    return seat.acted_level is None and any(other.can_bet for other in seats if other is not seat)
+    return seat.acted_level is None and _others_can_bet(seat, seats)
 
 
 def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:
@@ -91,7 +98,7 @@ def wager_kind(round_: Round) -> ActionType:
 
 def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> Reason | None:
     """Why this seat may not bet, complete or raise now (None: it may)."""
-    if not any(other.can_bet for other in seats if other is not seat):
+    if not _others_can_bet(seat, seats):
         return Reason.ILLEGAL_ACTION
     if round_.wagers >= round_.cap and not _uncapped(round_, seats):
         return Reason.RAISE_CAP_REACHED
@@ -208,21 +215,21 @@ def first_actor_seat(variant: Variant, options: Options, boards: Mapping[int, Se
     by_suit = options.first_actor_tie is FirstActorTie.SUIT
 
     def strength(seat: int) -> tuple[tuple[int, ...], tuple[int, int], int]:
-        board = tuple(boards[seat])
+        board = boards[seat]
         tie = max(_card_key(card, razz) for card in board) if by_suit else (0, 0)
-        return (key_of(board), tie, -seat)
+        return (key_of(tuple(sorted([card.index >> 2 for card in board]))), tie, -seat)
 
     return max(boards, key=strength)
 
 
-@lru_cache(maxsize=65536)
-def _exposed_high(board: tuple[Card, ...]) -> tuple[int, ...]:
-    return exposed_high_key(board)
+@lru_cache(maxsize=None)
+def _exposed_high(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    return exposed_high_key([FULL_DECK[4 * r] for r in ranks])
 
 
-@lru_cache(maxsize=65536)
-def _exposed_low(board: tuple[Card, ...]) -> tuple[int, ...]:
-    return exposed_low_key(board)
+@lru_cache(maxsize=None)
+def _exposed_low(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    return exposed_low_key([FULL_DECK[4 * r] for r in ranks])
 
 
 def clockwise_from(order: Sequence[int], start: int) -> list[int]:

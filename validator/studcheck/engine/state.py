@@ -107,7 +107,7 @@ class Hand:
         self._showdown_pots: list[showdown.Pot] | None = None
         self.returned: dict[int, int] = {}  # uncalled chips given back, for the result
         self.result: dict[str, Any] | None = None
-        self._legal: list[LegalAction] | None = None
+        self._legal: tuple[LegalAction, ...] | None = None
         self._post_antes()
         self._deal_third()
         self._start_round()
@@ -119,9 +119,10 @@ class Hand:
         return self.street is Street.COMPLETE
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return tuple(self._legal)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = tuple(self._compute_legal())
+        return legal
 
     def apply(self, action: Action) -> None:
         """Apply one action, or raise IllegalAction and change nothing."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from studcheck.cases import commands, load_case
-from studcheck.cases.coverage import coverage, render_markdown, render_text, uncovered
+from studcheck.cases.coverage import coverage, render_markdown, render_text, uncovered, unrefused
 from studcheck.cases.load import RuleInfo
 from studcheck.cases.show import render
 from studcheck.resources import schema_path
@@ -177,3 +177,15 @@ def test_coverage_command_exit_code(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert _run(["coverage", "--cases", str(tmp_path)]) == 1    # most rules have no case here
     out = capsys.readouterr().out
     assert "BRING-IN.ALL-FOLD" in out and "0!" in out
+
+
+def test_a_rule_that_forbids_needs_a_reject_case_in_each_variant(tmp_path: Path) -> None:
+    rules = {
+        "R.FORBID": RuleInfo(id="R.FORBID", title="forbids", variants=(Variant.STUD_HIGH, Variant.RAZZ), refusal=True),
+    }
+    with_reject = load_case(case_file(tmp_path, FOLD_TO_BRING_IN.replace("[BRING-IN.ALL-FOLD]", "[R.FORBID]"), "a.yaml"))
+    without_reject = load_case(case_file(tmp_path, SHOWDOWN.replace("[SHOWDOWN.MUCK]", "[R.FORBID]"), "b.yaml"))
+    rows = coverage([with_reject, without_reject], rules)
+    assert uncovered(rows) == []
+    assert unrefused(rows) == [("R.FORBID", Variant.RAZZ)]
+    assert "no `reject` case yet for: R.FORBID (razz)" in render_text(rows)

@@ -52,7 +52,9 @@ def test_index_entries_have_the_expected_shape() -> None:
     entries = _index()
     assert len(entries) > 0
     for entry in entries:
-        assert set(entry) == {"id", "title", "variants", "doc", "sources"}, entry
+        assert {"id", "title", "variants", "doc", "sources"} <= set(entry) <= {
+            "id", "title", "variants", "doc", "sources", "refusal"}, entry
+        assert entry.get("refusal", False) in (True, False), entry
         assert isinstance(entry["title"], str) and entry["title"].strip(), entry
         assert entry["variants"] and set(entry["variants"]) <= VARIANTS, entry
         assert isinstance(entry["sources"], list) and entry["sources"], entry

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studcheck.cases.coverage import coverage, render_markdown, render_text, uncovered
+from studcheck.cases.coverage import coverage, render_markdown, render_text, uncovered, unrefused
 from studcheck.cases.lint import lint_files
 from studcheck.cases.load import CaseError, load_case, load_cases
 from studcheck.cases.model import Case
@@ -117,4 +117,4 @@ def run_coverage(args: argparse.Namespace) -> int:
     rows = coverage(_load(args.cases))
     renderer = render_markdown if args.format == "markdown" else render_text
     sys.stdout.write(renderer(rows, variant))
-    return 1 if uncovered(rows, variant) else 0
+    return 1 if uncovered(rows, variant) or unrefused(rows, variant) else 0

@@ -7,10 +7,10 @@ command exits 1 while there is one, so CI keeps the suite and the rule index in 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from studcheck.cases.load import RuleInfo, rule_index
-from studcheck.cases.model import Case
+from studcheck.cases.model import Case, StepKind
 from studcheck.rules import Variant
 
 SHORT = {Variant.STUD_HIGH: "SH", Variant.RAZZ: "RZ", Variant.STUD_HILO8: "HL"}
@@ -22,26 +22,45 @@ class RuleCoverage:
 
     rule: RuleInfo
     cases: dict[Variant, tuple[str, ...]]
+    #: for a rule that forbids an action: the cases with a `reject` step citing it, by variant
+    rejects: dict[Variant, tuple[str, ...]] = field(default_factory=dict)
 
     def missing(self) -> list[Variant]:
         return [variant for variant, ids in self.cases.items() if not ids]
+
+    def missing_rejects(self) -> list[Variant]:
+        if not self.rule.refusal:
+            return []
+        return [variant for variant in self.cases if not self.rejects.get(variant)]
 
 
 def coverage(cases: Iterable[Case], rules: dict[str, RuleInfo] | None = None) -> list[RuleCoverage]:
     """One row per rule of spec/rules.yaml, in its order."""
     rules = rule_index() if rules is None else rules
     cited: dict[tuple[str, Variant], list[str]] = {}
+    refused: dict[tuple[str, Variant], list[str]] = {}
     for case in cases:
+        has_reject = any(step.kind is StepKind.REJECT for step in case.steps)
         for rule_id in case.rules:
             cited.setdefault((rule_id, case.variant), []).append(case.id)
-    return [RuleCoverage(rule=info, cases={variant: tuple(sorted(cited.get((info.id, variant), [])))
-                                           for variant in Variant if variant in info.variants})
+            if has_reject:
+                refused.setdefault((rule_id, case.variant), []).append(case.id)
+    applies = [variant for variant in Variant]
+    return [RuleCoverage(rule=info,
+                         cases={v: tuple(sorted(cited.get((info.id, v), []))) for v in applies if v in info.variants},
+                         rejects={v: tuple(sorted(refused.get((info.id, v), []))) for v in applies if v in info.variants})
             for info in rules.values()]
 
 
 def uncovered(rows: Sequence[RuleCoverage], variant: Variant | None = None) -> list[tuple[str, Variant]]:
     """(rule id, variant) pairs the rule applies to but no case tests."""
     return [(row.rule.id, missing) for row in rows for missing in row.missing()
+            if variant is None or missing is variant]
+
+
+def unrefused(rows: Sequence[RuleCoverage], variant: Variant | None = None) -> list[tuple[str, Variant]]:
+    """(rule id, variant) pairs of a rule that forbids an action but has no case refusing one."""
+    return [(row.rule.id, missing) for row in rows for missing in row.missing_rejects()
             if variant is None or missing is variant]
 
 
@@ -88,4 +107,11 @@ def _summary(rows: Sequence[RuleCoverage], variant: Variant | None) -> str:
     text = f"{len(rows)} rules, {applicable - len(holes)}/{applicable} rule-variant pairs covered"
     if holes:
         text += f"; {len(holes)} without a case (marked 0! / **0**)"
+    refusal_rules = [row for row in rows if row.rule.refusal]
+    missing = unrefused(rows, variant)
+    text += f"\n{len(refusal_rules)} rules forbid an action; "
+    if missing:
+        text += "no `reject` case yet for: " + ", ".join(f"{rule} ({v.value})" for rule, v in missing)
+    else:
+        text += "each has a `reject` case in every variant it applies to"
     return text

@@ -470,6 +470,7 @@ class RuleInfo:
     id: str
     title: str
     variants: tuple[Variant, ...]
+    refusal: bool = False  # the rule forbids an action: a `reject` case must cite it
 
 
 @lru_cache(maxsize=4)
@@ -478,7 +479,8 @@ def rule_index(spec: Path | None = None) -> dict[str, RuleInfo]:
     with ((spec or spec_dir()) / "rules.yaml").open(encoding="utf-8") as handle:
         data = yaml.safe_load(handle)
     return {entry["id"]: RuleInfo(id=entry["id"], title=str(entry["title"]),
-                                  variants=tuple(Variant(v) for v in entry["variants"]))
+                                  variants=tuple(Variant(v) for v in entry["variants"]),
+                                  refusal=bool(entry.get("refusal", False)))
             for entry in data["rules"]}
 
 

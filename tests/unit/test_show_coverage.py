@@ -188,4 +188,4 @@ def test_a_rule_that_forbids_needs_a_reject_case_in_each_variant(tmp_path: Path)
     rows = coverage([with_reject, without_reject], rules)
     assert uncovered(rows) == []
     assert unrefused(rows) == [("R.FORBID", Variant.RAZZ)]
-    assert "no `reject` case yet for: R.FORBID (razz)" in render_text(rows)
+    assert "no `reject` or `setup_refused` case yet for: R.FORBID (razz)" in render_text(rows)

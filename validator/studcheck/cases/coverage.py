@@ -22,7 +22,8 @@ class RuleCoverage:
 
     rule: RuleInfo
     cases: dict[Variant, tuple[str, ...]]
-    #: for a rule that forbids an action: the cases with a `reject` step citing it, by variant
+    #: for a rule that forbids an action (or a setup): the cases with a `reject` step citing it, or
+    #: setup-refusal cases citing it, by variant
     rejects: dict[Variant, tuple[str, ...]] = field(default_factory=dict)
 
     def missing(self) -> list[Variant]:
@@ -40,7 +41,7 @@ def coverage(cases: Iterable[Case], rules: dict[str, RuleInfo] | None = None) ->
     cited: dict[tuple[str, Variant], list[str]] = {}
     refused: dict[tuple[str, Variant], list[str]] = {}
     for case in cases:
-        has_reject = any(step.kind is StepKind.REJECT for step in case.steps)
+        has_reject = case.setup_refused is not None or any(step.kind is StepKind.REJECT for step in case.steps)
         for rule_id in case.rules:
             cited.setdefault((rule_id, case.variant), []).append(case.id)
             if has_reject:
@@ -59,7 +60,10 @@ def uncovered(rows: Sequence[RuleCoverage], variant: Variant | None = None) -> l
 
 
 def unrefused(rows: Sequence[RuleCoverage], variant: Variant | None = None) -> list[tuple[str, Variant]]:
-    """(rule id, variant) pairs of a rule that forbids an action but has no case refusing one."""
+    """(rule id, variant) pairs of a rule that forbids something but has no case refusing it.
+
+    A `reject` step refuses an action; a setup-refusal case refuses a whole hand at new_hand.
+    """
     return [(row.rule.id, missing) for row in rows for missing in row.missing_rejects()
             if variant is None or missing is variant]
 
@@ -109,9 +113,9 @@ def _summary(rows: Sequence[RuleCoverage], variant: Variant | None) -> str:
         text += f"; {len(holes)} without a case (marked 0! / **0**)"
     refusal_rules = [row for row in rows if row.rule.refusal]
     missing = unrefused(rows, variant)
-    text += f"\n{len(refusal_rules)} rules forbid an action; "
+    text += f"\n{len(refusal_rules)} rules forbid an action or a setup; "
     if missing:
-        text += "no `reject` case yet for: " + ", ".join(f"{rule} ({v.value})" for rule, v in missing)
+        text += "no `reject` or `setup_refused` case yet for: " + ", ".join(f"{rule} ({v.value})" for rule, v in missing)
     else:
-        text += "each has a `reject` case in every variant it applies to"
+        text += "each has a `reject` or `setup_refused` case in every variant it applies to"
     return text

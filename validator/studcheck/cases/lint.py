@@ -17,6 +17,7 @@ from studcheck.cards import parse_card
 from studcheck.cases.deck import card_name
 from studcheck.cases.load import Analysis, Problem, analyse, rule_index, tag_vocabulary
 from studcheck.cases.model import StepKind
+from studcheck.cases.refusal import SETUP_RULES, describe, setup_violations
 from studcheck.cases.source import line_of
 from studcheck.resources import cases_dir
 from studcheck.rules import Options
@@ -45,6 +46,7 @@ def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], l
             problems.extend(_spec_problems(result))
         if result.case is not None:
             problems.extend(_deal_problems(result))
+            problems.extend(_refusal_problems(result))
         if result.raw is not None:  # a file libyaml could not read already has its problem
             problems.extend(_portability_problems(result.path))
     problems.extend(_duplicate_ids(analyses))
@@ -92,6 +94,10 @@ def _spec_problems(result: Analysis) -> list[Problem]:
 
     rules = rule_index()
     variant = raw["variant"]
+    prefix = raw["id"].split("-", 1)[0]
+    if "setup_refused" in raw and variant not in VARIANT_PREFIXES:
+        # an unknown variant value is the deliberate invalidity: the ID prefix names the suite
+        variant = {short: name for name, short in VARIANT_PREFIXES.items()}.get(prefix, variant)
     for number, rule_id in enumerate(raw["rules"]):
         line = line_of(raw, ["rules", number])
         info = rules.get(rule_id)
@@ -104,7 +110,6 @@ def _spec_problems(result: Analysis) -> list[Problem]:
     for number, tag in enumerate(raw["tags"]):
         if tag not in tags:
             add(line_of(raw, ["tags", number]), f"tags: unknown tag {tag!r} (not in spec/tags.yaml)")
-    prefix = raw["id"].split("-", 1)[0]
     expected = VARIANT_PREFIXES.get(variant)
     if prefix in VARIANT_PREFIXES.values() and prefix != expected:
         add(line_of(raw, ["id"]), f"id: {raw['id']} starts with {prefix} but the variant is {variant} "
@@ -140,7 +145,7 @@ def _deal_problems(result: Analysis) -> list[Problem]:
     is installed; a step the engine refuses ends the check (the harness reports that).
     """
     case, raw = result.case, result.raw
-    if case is None or "deck" in raw:
+    if case is None or "deck" in raw or case.setup_refused is not None or case.stakes is None:
         return []
     try:
         from studcheck.engine import Action, Hand, IllegalAction
@@ -180,3 +185,53 @@ def _deal_problems(result: Analysis) -> list[Problem]:
                     "the card counts do not match the streets the seats fold on")))
                 break
     return found
+
+
+def _refusal_problems(result: Analysis) -> list[Problem]:
+    """A setup-refusal case must break exactly the setup rules it cites, and the reference must refuse it.
+
+    The invalidity is deliberate and declared: a setup that breaks no rule (or another rule than the
+    case says) would give engine authors a wrong verdict.
+    """
+    case, raw = result.case, result.raw
+    if case is None or case.setup_refused is None or case.new_hand is None:
+        return []
+    found: list[Problem] = []
+
+    def add(path: list[Any], message: str) -> None:
+        found.append(Problem(path=result.path, line=line_of(raw, path), message=message))
+
+    for number, rule_id in enumerate(case.rules):
+        if rule_id not in SETUP_RULES:
+            add(["rules", number], f"rules: a setup_refused case cites only setup rules ({', '.join(sorted(SETUP_RULES))}), "
+                                   f"not {rule_id}")
+    violations = setup_violations(case.new_hand)
+    if not violations:
+        add(["setup_refused"], "setup_refused: this setup breaks no setup rule, so an engine must accept it; "
+                               "make it break the rule the case is about")
+        return found
+    broken = {item.rule for item in violations if item.rule is not None}
+    for rule_id in sorted(broken - set(case.rules)):
+        detail = describe([item for item in violations if item.rule == rule_id])
+        add(["rules"], f"rules: the setup also breaks {rule_id} ({detail}); cite it or make the setup break only "
+                       "the rules the case is about")
+    for number, rule_id in enumerate(case.rules):
+        if rule_id in SETUP_RULES and rule_id not in broken:
+            add(["rules", number], f"rules: the setup does not break {rule_id} (it breaks: {describe(violations)})")
+    reference = _reference_answer(case.new_hand, case.options)
+    if reference is not None and reference.get("ok"):
+        add(["setup_refused"], "setup_refused: the reference engine accepts this setup")
+    elif reference is not None and reference["error"]["reason"] not in case.setup_refused.reasons:
+        add(["setup_refused"], f"setup_refused: the reference engine answers {reference['error']['reason']}, "
+                               f"not {' or '.join(case.setup_refused.reasons)}")
+    return found
+
+
+def _reference_answer(setup: Any, options: dict[str, Any]) -> dict[str, Any] | None:
+    """The reference server's answer to this new_hand (None if the server cannot be imported)."""
+    try:
+        from studcheck.protocol.serve import Server
+    except ImportError:
+        return None
+    request = {"type": "new_hand", "seq": 1, **setup, "options": {**Options().to_json(), **options}, "label": "lint"}
+    return Server().handle(request)

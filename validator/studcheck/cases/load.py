@@ -17,7 +17,8 @@ import yaml
 
 from studcheck.cards import Card, CardError, parse_card
 from studcheck.cases.deck import DeckError, build_deck, check_full_deck
-from studcheck.cases.model import Case, Step, StepKind
+from studcheck.cases.model import Case, SetupRefusal, Step, StepKind
+from studcheck.cases.refusal import CANONICAL_DECK, describe, setup_violations
 from studcheck.cases.source import (
     LineDict,
     LineList,
@@ -140,12 +141,16 @@ class _Builder:
     def __init__(self, raw: LineDict, report: Callable[[int, str], None]) -> None:
         self.raw = raw
         self.report = report
-        self.seated: frozenset[int] = frozenset(int(key) for key in raw["seats"])
+        seats = raw["seats"]
+        self.seated: frozenset[int] = frozenset(
+            int(key) for key in seats if isinstance(key, str) and key.isdigit()) if isinstance(seats, dict) else frozenset()
 
     def line(self, *path: Any) -> int:
         return line_of(self.raw, path)
 
     def build(self, path: Path) -> Case | None:
+        if "setup_refused" in self.raw:
+            return self.build_refused(path)
         raw = self.raw
         options = self.options()
         stakes = self.stakes()
@@ -173,6 +178,65 @@ class _Builder:
             generated=bool(raw.get("generated", False)), note=raw.get("note"),
             seat_cards=seat_cards, burns=tuple(self.cards(raw.get("burns") or [], ["burns"], wildcard=True) or ()),
         )
+
+    def build_refused(self, path: Path) -> Case | None:
+        """A case whose setup the engine must refuse: the setup is kept as written, to be sent as is."""
+        raw = self.raw
+        options = self.options()
+        for key in ("burns", "community"):
+            if key in raw:
+                self.report(self.line(key), f"{key}: not allowed in a setup_refused case (give the deck with deck:)")
+        if raw.get("steps"):
+            self.report(self.line("steps"), "steps: a setup_refused case has no steps: the hand never starts")
+        if raw.get("final") is not None:
+            self.report(self.line("final"), "final: a setup_refused case has no final: the hand never starts")
+        seats_value = raw["seats"]
+        if isinstance(seats_value, dict):
+            for key, seat in seats_value.items():
+                if "cards" in seat:
+                    self.report(self.line("seats", key, "cards"),
+                                f"seats.{key}.cards: not allowed in a setup_refused case (give the deck with deck:)")
+            seats = [{"seat": int(key) if key.lstrip("-").isdigit() else key, "stack": seat["stack"]}
+                     for key, seat in seats_value.items()]
+        else:
+            seats = [dict(entry) for entry in seats_value]
+        variant = self.refused_variant()
+        if options is None or variant is None:
+            return None
+        deck = raw.get("deck", list(CANONICAL_DECK))
+        stub = raw.get("remade_stub")
+        new_hand: dict[str, Any] = {
+            "variant": raw["variant"],
+            "stakes": dict(raw["stakes"]),
+            "seats": seats,
+            "deck": deck.split() if isinstance(deck, str) else list(deck),
+            "remade_stub": None if stub is None else (stub.split() if isinstance(stub, str) else list(stub)),
+        }
+        refusal = raw["setup_refused"]
+        reason = refusal["reason"]
+        reasons = tuple(reason) if isinstance(reason, list) else (reason,)
+        why = refusal.get("why") or describe(setup_violations(new_hand)) or "(the setup breaks no setup rule)"
+        return Case(
+            id=raw["id"], title=raw["title"], path=path, line=self.line("id"),
+            rules=tuple(raw["rules"]), tags=tuple(raw["tags"]), variant=variant,
+            options=dict(raw.get("options") or {}), stakes=None, seats=(), deck=(), remade_stub=None,
+            steps=(), final=None, generated=bool(raw.get("generated", False)), note=raw.get("note"),
+            setup_refused=SetupRefusal(reasons=reasons, why=why), new_hand=new_hand,
+        )
+
+    def refused_variant(self) -> Variant | None:
+        """The variant whose suite the case belongs to: `variant`, or the ID prefix if that is unknown."""
+        try:
+            return Variant(self.raw["variant"])
+        except ValueError:
+            pass
+        prefix = self.raw["id"].split("-", 1)[0]
+        by_prefix = {"SH": Variant.STUD_HIGH, "RZ": Variant.RAZZ, "HL": Variant.STUD_HILO8}
+        if prefix in by_prefix:
+            return by_prefix[prefix]
+        self.report(self.line("id"), f"id: a setup_refused case with an unknown variant ({self.raw['variant']!r}) "
+                                     "names its suite by the ID prefix: SH-, RZ- or HL-")
+        return None
 
     def options(self) -> Options | None:
         try:

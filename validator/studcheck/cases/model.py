@@ -6,6 +6,7 @@ strings "1".."8") so the harness compares them with engine answers without trans
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -51,6 +52,18 @@ class Step:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SetupRefusal:
+    """A case whose setup breaks a setup rule: the engine must refuse `new_hand` itself.
+
+    `reasons`: the answers that pass (`bad_request`, plus `unsupported` only if the case allows it).
+    `why`: what is wrong with the setup, for the failure message when an engine accepts it.
+    """
+
+    reasons: tuple[str, ...]
+    why: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class Case:
     """A scenario: setup, the full 52-card deck (top first), steps and the final expectation."""
 
@@ -63,7 +76,8 @@ class Case:
     variant: Variant
     #: only the options the case names, with JSON values; the harness fills in the rest
     options: dict[str, Any]
-    stakes: Stakes
+    #: None only in a setup-refusal case (its stakes are in `new_hand`, as written)
+    stakes: Stakes | None
     seats: tuple[SeatSetup, ...]
     deck: tuple[Card, ...]
     remade_stub: tuple[Card, ...] | None
@@ -76,6 +90,11 @@ class Case:
     #: deck can be dealt again for the burn option an engine actually plays (see `deck_for`)
     seat_cards: dict[int, tuple[Card | None, ...]] | None = None
     burns: tuple[Card | None, ...] = ()
+    #: set for a case whose setup the engine must refuse (no steps, no final; seats and deck empty)
+    setup_refused: SetupRefusal | None = None
+    #: a setup-refusal case's new_hand fields (variant, stakes, seats, deck, remade_stub) exactly as
+    #: written, invalid values included: the runner sends them verbatim, with the options and label
+    new_hand: Mapping[str, Any] | None = None
 
     def deck_for(self, options: Options) -> tuple[Card, ...]:
         """The deck that deals this case's cards under `options` (burns shift every later card)."""

@@ -31,6 +31,8 @@ _WIDTH = 52
 def render(case: Case, *, defaults: Options | None = None) -> str:
     """The whole hand history as text (ends with a newline)."""
     lines = _header(case)
+    if case.new_hand is not None and case.setup_refused is not None:
+        return "\n".join(lines + _refused(case)) + "\n"
     try:
         lines += _Play(case, defaults or Options()).run()
     except Exception as exc:  # noqa: BLE001 - show must always produce something readable
@@ -39,14 +41,15 @@ def render(case: Case, *, defaults: Options | None = None) -> str:
 
 
 def _header(case: Case) -> list[str]:
-    stakes = case.stakes
+    stakes = case.stakes.to_json() if case.stakes is not None else dict((case.new_hand or {}).get("stakes") or {})
     options = ", ".join(f"{key}={_json_text(value)}" for key, value in case.options.items()) or "none"
+    variant = case.new_hand["variant"] if case.new_hand is not None else case.variant.value
     lines = [
         f"{case.id}  {case.title}",
         f"  file     {case.location}",
-        f"  variant  {case.variant.value}",
-        f"  stakes   ante {stakes.ante}, bring-in {stakes.bring_in}, small bet {stakes.small_bet}, "
-        f"big bet {stakes.big_bet}",
+        f"  variant  {variant}",
+        f"  stakes   ante {stakes.get('ante')}, bring-in {stakes.get('bring_in')}, small bet {stakes.get('small_bet')}, "
+        f"big bet {stakes.get('big_bet')}",
         f"  options  {options} (others: profile defaults)",
         f"  rules    {' '.join(case.rules)}",
     ]
@@ -55,7 +58,33 @@ def _header(case: Case) -> list[str]:
     if case.note:
         lines.append(f"  note     {case.note}")
     lines.append("")
-    lines.append("Seats: " + ", ".join(f"seat {s.seat} ({s.stack})" for s in case.seats))
+    seats = [(s.seat, s.stack) for s in case.seats] if case.new_hand is None else [
+        (entry.get("seat"), entry.get("stack")) for entry in case.new_hand["seats"]]
+    lines.append("Seats: " + ", ".join(f"seat {seat} ({stack})" for seat, stack in seats))
+    return lines
+
+
+def _refused(case: Case) -> list[str]:
+    """A setup-refusal case: the setup as sent, what is wrong with it, and the reference's answer."""
+    from studcheck.cases.refusal import setup_violations
+    from studcheck.protocol.serve import Server
+
+    assert case.new_hand is not None and case.setup_refused is not None
+    deck = case.new_hand["deck"]
+    lines = [f"Deck ({len(deck)}): {' '.join(map(str, deck))}"]
+    if case.new_hand.get("remade_stub") is not None:
+        lines.append(f"Remade stub: {' '.join(map(str, case.new_hand['remade_stub']))}")
+    lines += ["", f"The engine must refuse this setup ({' or '.join(case.setup_refused.reasons)}): "
+                  f"{case.setup_refused.why}"]
+    for item in setup_violations(case.new_hand):
+        lines.append(f"  breaks {item.rule or 'the protocol'}: {item}")
+    request = {"type": "new_hand", "seq": 1, **case.new_hand, "options": case.options_with(Options()).to_json(),
+               "label": case.id}
+    answer = Server().handle(request)
+    if answer.get("ok"):
+        lines.append("!! the reference engine accepts this setup")
+    else:
+        lines.append(f"Reference engine: {answer['error']['reason']}: {answer['error']['message']}")
     return lines
 
 
@@ -86,6 +115,7 @@ class _Play:
             return ["", "(the reference engine is not available: cards, pots and results are not shown)",
                     *[f"  {step.describe()}" for step in self.case.steps]]
         case = self.case
+        assert case.stakes is not None  # a setup-refusal case is rendered by _refused
         try:
             hand = Hand(variant=case.variant, options=self.options, stakes=case.stakes, seats=case.seats,
                         deck=case.deck, remade_stub=case.remade_stub)

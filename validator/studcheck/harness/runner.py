@@ -18,7 +18,7 @@ from studcheck.cases.model import Case, Step, StepKind
 from studcheck.harness.compare import Mismatch, compare_final, compare_state, diff_json
 from studcheck.protocol.client import EngineClient, EngineError, truncate
 from studcheck.protocol.messages import EngineInfo, ErrorReason, RequestType
-from studcheck.rules import Options
+from studcheck.rules import Options, Variant
 
 MAX_RESTART_FAILURES = 3
 
@@ -91,10 +91,13 @@ def display_path(path: Path) -> str:
 def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None) -> dict[str, Any]:
     """Every option, explicit: the case's values, else the default if the engine supports it, else one it does.
 
-    Raises NotApplicable when the variant or an option value the case names is not supported.
+    Raises NotApplicable when the variant or an option value the case names is not supported. A
+    setup-refusal case whose variant value is itself invalid applies to every engine.
     """
-    if not info.supports_variant(case.variant.value):
-        raise NotApplicable(f"the engine does not support the variant {case.variant.value}")
+    variant = case.new_hand["variant"] if case.new_hand is not None else case.variant.value
+    known = {v.value for v in Variant}
+    if variant in known and not info.supports_variant(variant):
+        raise NotApplicable(f"the engine does not support the variant {variant}")
     chosen: dict[str, Any] = {}
     for name, default in (defaults or Options()).to_json().items():
         if name in case.options:
@@ -119,6 +122,10 @@ def _json(value: Any) -> str:
 
 
 def new_hand_fields(case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The new_hand request's fields; a setup-refusal case's setup goes out exactly as written."""
+    if case.new_hand is not None:
+        return {**case.new_hand, "options": dict(options), "label": case.id}
+    assert case.stakes is not None
     return {
         "variant": case.variant.value,
         "options": dict(options),
@@ -163,6 +170,9 @@ class Runner:
         step_index: int | None = None
         phase = "setup"
         try:
+            if case.setup_refused is not None:
+                self._refused_setup(case, options)
+                return base
             state = self._setup(case, options)
             phase = "step"
             for step_index, step in enumerate(case.steps):
@@ -194,6 +204,22 @@ class Runner:
             f"the engine refused a valid hand setup ({error['reason']}: {error['message']})",
             [Mismatch(path="ok", expected=True, actual=False)],
         )
+
+    def _refused_setup(self, case: Case, options: Mapping[str, Any]) -> None:
+        """A setup the rules forbid: pass iff the engine refuses new_hand with an allowed reason."""
+        assert case.setup_refused is not None
+        expected = case.setup_refused.reasons
+        response = self.client.request(RequestType.NEW_HAND, new_hand_fields(case, options))
+        if response["ok"]:
+            raise CaseFailed(f"the engine accepted a hand the rules forbid: {case.setup_refused.why}",
+                             [Mismatch(path="ok", expected=False, actual=True)])
+        error = response["error"]
+        if error["reason"] not in expected:
+            raise CaseFailed(
+                f"the engine refused the forbidden setup for the wrong reason ({error['message']})",
+                [Mismatch(path="reason", expected=expected[0] if len(expected) == 1 else list(expected),
+                          actual=error["reason"])],
+            )
 
     def _step(self, index: int, step: Step, state: dict[str, Any]) -> dict[str, Any]:
         if step.kind is StepKind.EXPECT:

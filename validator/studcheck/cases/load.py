@@ -182,20 +182,9 @@ class _Builder:
     def build_refused(self, path: Path) -> Case | None:
         """A case whose setup the engine must refuse: the setup is kept as written, to be sent as is."""
         raw = self.raw
-        options = self.options()
-        for key in ("burns", "community"):
-            if key in raw:
-                self.report(self.line(key), f"{key}: not allowed in a setup_refused case (give the deck with deck:)")
-        if raw.get("steps"):
-            self.report(self.line("steps"), "steps: a setup_refused case has no steps: the hand never starts")
-        if raw.get("final") is not None:
-            self.report(self.line("final"), "final: a setup_refused case has no final: the hand never starts")
+        options = self.options()  # the schema already refused steps, final, burns and per-seat cards
         seats_value = raw["seats"]
         if isinstance(seats_value, dict):
-            for key, seat in seats_value.items():
-                if "cards" in seat:
-                    self.report(self.line("seats", key, "cards"),
-                                f"seats.{key}.cards: not allowed in a setup_refused case (give the deck with deck:)")
             seats = [{"seat": int(key) if key.lstrip("-").isdigit() else key, "stack": seat["stack"]}
                      for key, seat in seats_value.items()]
         else:

@@ -223,6 +223,15 @@ def _explain(root: Any, error: ValidationError) -> Iterator[tuple[int, str]]:
                 hint = f" (allowed: {', '.join(allowed)})" if allowed else ""
                 yield line_of(root, [*path, key]), f"{prefix}unknown key {key!r}{hint}"
         return
+    if kind == "not" and value == {} and len(path) == 1:
+        yield line, f"{prefix}not allowed in a setup_refused case (the hand never starts; give cards with deck:)"
+        return
+    if kind == "oneOf" and path == ["setup_refused", "reason"]:
+        yield line, f"{prefix}{node!r}: must be bad_request, or [bad_request, unsupported] to accept either"
+        return
+    if kind == "maxItems" and path == ["steps"]:
+        yield line, "steps: a setup_refused case has no steps (the hand never starts)"
+        return
     if kind == "propertyNames":
         yield line_of(root, [*path, node]), f"{prefix}{node!r} is not a seat number (1 to 8)"
         return

@@ -2,7 +2,7 @@
 
 Use in process (`planted_server("max_raises")`) or as a subprocess
 (`python tests/fuzz/planted.py max_raises`). Each bug is one a real engine could have; the fuzzer
-must find every one of them.
+must find every one of them. Bugs combine with `+` (`max_raises+side_pot`: an engine with both).
 """
 
 from __future__ import annotations
@@ -96,12 +96,13 @@ RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "si
 
 
 class PlantedServer(Server):
-    """The reference server with one bug between the request and the answer."""
+    """The reference server with one bug (or several, `a+b`) between the request and the answer."""
 
     def __init__(self, bug: str) -> None:
         super().__init__()
-        self._hook = BUGS[bug]
-        self._inner = Server()
+        first, *rest = bug.split("+")
+        self._hook = BUGS[first]
+        self._inner = PlantedServer("+".join(rest)) if rest else Server()
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         response = self._hook(self._inner, request) if isinstance(request, Mapping) else self._inner.handle(request)

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -19,6 +20,7 @@ from planted import RULE_BUGS, command, planted_server
 from studcheck.cases.lint import lint_files
 from studcheck.cases.load import load_case
 from studcheck.fuzz.commands import FuzzConfig, fuzz
+from studcheck.fuzz.known import load_known
 from studcheck.harness.runner import Outcome, Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport
 
@@ -35,10 +37,12 @@ def reference_client() -> EngineClient:
     return EngineClient(InProcessTransport)
 
 
-def run(client: EngineClient, out: Path, *, hands: int = MAX_HANDS, seed: int = 1) -> tuple[int, list[str]]:
+def run(client: EngineClient, out: Path, *, hands: int = MAX_HANDS, seed: int = 1, replays: int = REPLAYS,
+        **options: Any) -> tuple[int, list[str]]:
     lines: list[str] = []
-    config = FuzzConfig(hands=hands, seed=seed, variants=(), out=out, replay_engine="--engine ENGINE",
-                        shrink_replays=REPLAYS)
+    options.setdefault("variants", ())
+    config = FuzzConfig(hands=hands, seed=seed, out=out, replay_engine="--engine ENGINE", shrink_replays=replays,
+                        **options)
     code = fuzz(client, config, out=lines.append)
     return code, lines
 
@@ -181,3 +185,86 @@ def test_cli_unknown_variant_is_usage_error(tmp_path: Path) -> None:
     done = cli("--engine", f"{sys.executable} -m studcheck serve", "--variant", "omaha", cwd=tmp_path)
     assert done.returncode == 2
     assert "omaha" in done.stderr
+
+
+# --- --keep-going and --known --------------------------------------------------------------------
+
+TWO_BUGS = "max_raises+side_pot"
+POTS_KNOWN = "- signature: '* state.pots[].amount *'\n  reason: planted side-pot bug, listed as known\n"
+
+
+def keep_going(tmp_path: Path, known: str | None = None, **options: Any) -> tuple[int, list[str], list[Path]]:
+    """Two planted bugs, razz only (a signature includes the variant), a small shrink budget."""
+    known_entries: tuple[Any, ...] = ()
+    if known is not None:
+        (tmp_path / "known.yaml").write_text(known, encoding="utf-8")
+        known_entries = load_known(tmp_path / "known.yaml")
+        options["known_file"] = tmp_path / "known.yaml"
+    code, lines = run(planted_client(TWO_BUGS), tmp_path / "cases", hands=150, replays=40, variants=("razz",),
+                      known=known_entries, **options)
+    cases = sorted((tmp_path / "cases").glob("*.yaml")) if (tmp_path / "cases").exists() else []
+    return code, lines, cases
+
+
+def signature_rows(lines: list[str]) -> dict[str, str]:
+    """The summary table: signature -> status (`new: PATH` or `known: REASON`)."""
+    start = next(i for i, line in enumerate(lines) if line.startswith("signatures: "))
+    rows = {}
+    for line in lines[start + 2:]:
+        match = re.fullmatch(r"\s+(\d+)\s+(\d+)\s+(\S+ \S+ \S+)\s+((?:new|known): .*)", line)
+        if match is None:
+            break
+        rows[match.group(3)] = match.group(4)
+    return rows
+
+
+def test_keep_going_finds_both_planted_bugs_one_case_per_signature(tmp_path: Path) -> None:
+    code, lines, cases = keep_going(tmp_path, keep_going=True)
+    assert code == 1, lines
+    rows = signature_rows(lines)
+    assert any(" state.pots[].amount " in signature for signature in rows), rows  # the side-pot bug
+    assert any(" state.legal " in signature or " ok " in signature for signature in rows), rows  # the raise cap
+    new = [status.removeprefix("new: ") for status in rows.values() if status.startswith("new: ")]
+    assert len(new) == len(rows) == len(cases), (rows, cases)  # one case per signature, none known
+    assert sorted(Path(path) for path in new) == cases
+    assert sum(line.startswith("DIVERGENCE in hand ") for line in lines) == len(rows)
+
+
+def test_known_signature_is_counted_not_written(tmp_path: Path) -> None:
+    code, lines, cases = keep_going(tmp_path, known=POTS_KNOWN, keep_going=True)
+    assert code == 1, lines
+    rows = signature_rows(lines)
+    known = {signature: status for signature, status in rows.items() if status.startswith("known: ")}
+    assert known and all(" state.pots[].amount " in signature for signature in known), rows
+    assert all(status == "known: planted side-pot bug, listed as known" for status in known.values())
+    assert cases and all("-pots" not in case.name for case in cases), cases
+    assert all("pots" not in yaml.safe_load(case.read_text(encoding="utf-8"))["title"] for case in cases)
+    assert len(cases) == len(rows) - len(known)
+
+
+def test_only_known_divergences_exit_zero(tmp_path: Path) -> None:
+    everything = "- signature: '* * razz'\n  reason: every razz divergence is known here\n"
+    code, lines, cases = keep_going(tmp_path, known=everything, keep_going=True)
+    assert code == 0, lines
+    assert cases == []
+    assert lines[-1].startswith("ok: no new divergence in 150 hands ("), lines[-1]
+
+
+def test_max_divergences_stops_early(tmp_path: Path) -> None:
+    code, lines, cases = keep_going(tmp_path, keep_going=True, max_divergences=1)
+    assert code == 1
+    assert len(cases) == 1
+    assert "(stopped after 1 new signatures)" in next(line for line in lines if line.startswith("signatures: "))
+
+
+@pytest.mark.parametrize("text", [
+    "- signature: act-accepted state.legal\n  reason: two parts\n",
+    "- signature: act-accepted state.legal razz\n",
+    "- signature: acted state.legal razz\n  reason: unknown kind\n",
+    "signature: act-accepted state.legal razz\n",
+])
+def test_bad_known_file_is_a_usage_error(text: str, tmp_path: Path) -> None:
+    (tmp_path / "known.yaml").write_text(text, encoding="utf-8")
+    done = cli("--engine", "x", "--known", "known.yaml", cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "--known" in done.stderr and "Traceback" not in done.stderr

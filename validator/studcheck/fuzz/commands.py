@@ -1,7 +1,8 @@
 """`studcheck fuzz`: random hands on an engine and on the reference, side by side.
 
-Exit codes: 0 every hand agreed, 1 a divergence (a case file is written) or the engine broke the
-protocol, 2 usage error, 3 the engine cannot start or its hello leaves nothing to generate.
+Exit codes: 0 no new divergence (every hand agreed, or diverged only as listed in --known), 1 a
+new divergence (a case file is written for each new signature) or the engine broke the protocol,
+2 usage error, 3 the engine cannot start or its hello leaves nothing to generate.
 Everything on stdout is a function of the seed and the engine's answers (same seed, same output);
 timings go to stderr.
 """
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from studcheck.fuzz.known import Known, KnownError, load_known
 from studcheck.protocol.client import (
     DEFAULT_TIMEOUT,
     EngineClient,
@@ -32,6 +34,7 @@ from studcheck.protocol.client import (
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
 DEFAULT_HANDS = 200
 DEFAULT_OUT = Path("fuzz-cases")
+DEFAULT_MAX_DIVERGENCES = 20
 
 
 def register(subparsers: Any) -> None:
@@ -51,6 +54,12 @@ def register(subparsers: Any) -> None:
                       help="stop shrinking after N replays of candidate hands (default 1000)")
     fuzz.add_argument("--shrink-time", type=float, default=120.0, metavar="S",
                       help="stop shrinking after S seconds, a safety net that makes the output timing-dependent (default 120)")
+    fuzz.add_argument("--keep-going", action="store_true",
+                      help="do not stop at the first divergence: group divergences by signature, write one case per new signature")
+    fuzz.add_argument("--max-divergences", type=int, default=DEFAULT_MAX_DIVERGENCES, metavar="N",
+                      help=f"with --keep-going, stop after N new signatures (default {DEFAULT_MAX_DIVERGENCES})")
+    fuzz.add_argument("--known", type=Path, metavar="FILE",
+                      help="YAML list of {signature, reason}: divergences to count but not report (known deviations)")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     fuzz.set_defaults(handler=run_fuzz)
 
@@ -65,12 +74,25 @@ class FuzzConfig:
     shrink_seconds: float = 120.0
     shrink_replays: int = 1000
     progress: bool = False
+    keep_going: bool = False
+    max_divergences: int = DEFAULT_MAX_DIVERGENCES
+    known: tuple[Known, ...] = ()
+    known_file: Path | None = None
 
 
 def run_fuzz(args: argparse.Namespace) -> int:
-    if args.hands < 1 or args.timeout <= 0 or args.shrink_time <= 0 or args.shrink_replays < 1:
-        print("studcheck fuzz: --hands, --timeout, --shrink-replays and --shrink-time must be positive", file=sys.stderr)
+    if (args.hands < 1 or args.timeout <= 0 or args.shrink_time <= 0 or args.shrink_replays < 1
+            or args.max_divergences < 1):
+        print("studcheck fuzz: --hands, --timeout, --shrink-replays, --shrink-time and --max-divergences must be positive",
+              file=sys.stderr)
         return EXIT_USAGE
+    known: tuple[Known, ...] = ()
+    if args.known is not None:
+        try:
+            known = load_known(args.known)
+        except KnownError as exc:
+            print(f"studcheck fuzz: --known: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         argv = engine_argv(args.engine, shell=args.shell)
     except ValueError as exc:
@@ -86,7 +108,8 @@ def run_fuzz(args: argparse.Namespace) -> int:
     replay = shlex.join(["--engine", args.engine] + (["--shell"] if args.shell else []))
     config = FuzzConfig(hands=args.hands, seed=args.seed, variants=tuple(args.variant or ()), out=args.out,
                         replay_engine=replay, shrink_seconds=args.shrink_time, shrink_replays=args.shrink_replays,
-                        progress=not args.no_progress and sys.stderr.isatty())
+                        progress=not args.no_progress and sys.stderr.isatty(), keep_going=args.keep_going,
+                        max_divergences=args.max_divergences, known=known, known_file=args.known)
     return fuzz(EngineClient(factory, timeout=args.timeout), config, out=print)
 
 
@@ -94,7 +117,7 @@ def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None]
          reference: EngineClient | None = None) -> int:
     """The whole command on an engine client (tests pass in-process clients); returns the exit code."""
     try:
-        from studcheck.fuzz.shrink import search  # noqa: F401 - Hypothesis is needed from here on
+        import hypothesis  # noqa: F401 - the shrinker needs it
     except ImportError:
         print("studcheck fuzz: needs Hypothesis (pip install hypothesis)", file=sys.stderr)
         return EXIT_USAGE
@@ -125,16 +148,32 @@ def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None]
 def _session(client: EngineClient, reference: EngineClient, caps: Any, config: FuzzConfig,
              out: Callable[[str], None], engine_name: str) -> int:
     from studcheck.fuzz.play import EngineMisbehaved, ReferenceFailed, Table
-    from studcheck.fuzz.report import Display, report_divergence, report_misbehaviour, report_summary
-    from studcheck.fuzz.shrink import search
+    from studcheck.fuzz.report import (Display, report_divergence, report_misbehaviour, report_signatures,
+                                       report_summary)
+    from studcheck.fuzz.search import Finding, SearchConfig, search
 
-    out(f"studcheck fuzz: engine {engine_name}, seed {config.seed}, {config.hands} hands of {', '.join(caps.variants)}")
+    mode = f", keep going (at most {config.max_divergences} new signatures)" if config.keep_going else ""
+    known = f", {len(config.known)} known signatures from {config.known_file}" if config.known_file else ""
+    out(f"studcheck fuzz: engine {engine_name}, seed {config.seed}, {config.hands} hands of {', '.join(caps.variants)}"
+        f"{mode}{known}")
     table = Table(client, reference)
     display = Display(config.hands, enabled=config.progress)
+    written: dict[str, str] = {}
+    shrinking = 0.0
+
+    def on_new(finding: Finding) -> None:
+        nonlocal shrinking
+        display.clear()
+        shrinking += finding.shrunk.seconds if finding.shrunk else 0.0
+        path = report_divergence(finding, client, reference, config, engine_name, out)
+        if path is not None:
+            written[finding.signature.text()] = path
+
+    settings = SearchConfig(hands=config.hands, seed=config.seed, max_new=config.max_divergences if config.keep_going else 1,
+                            known=config.known, shrink_replays=config.shrink_replays, shrink_seconds=config.shrink_seconds)
     started = time.perf_counter()
     try:
-        result = search(table, caps, hands=config.hands, seed_value=config.seed, progress=display.callbacks(),
-                        shrink_seconds=config.shrink_seconds, shrink_replays=config.shrink_replays)
+        result = search(table, caps, settings, progress=display.callbacks(), on_new=on_new)
     except EngineMisbehaved as exc:
         display.close()
         report_misbehaviour(exc, out)
@@ -148,15 +187,15 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
         return EXIT_FOUND
     finally:
         display.close()
-    seconds = time.perf_counter() - started
-    if result.found is None:
+    if config.keep_going or config.known_file is not None:
+        report_signatures(result, written, out)
+    if not result.new:
         report_summary(result, out)
-        _speed(result.hands, result.requests, result.seconds)
-        return EXIT_OK
-    report_divergence(result, client, reference, config, engine_name, out)
-    _speed(result.found_at, result.requests, result.seconds)
-    print(f"studcheck fuzz: shrinking took {result.shrink_seconds:.1f} s ({seconds:.1f} s in all)", file=sys.stderr)
-    return EXIT_FOUND
+    _speed(result.hands, result.requests, result.seconds)
+    if result.new:
+        print(f"studcheck fuzz: shrinking took {shrinking:.1f} s ({time.perf_counter() - started:.1f} s in all)",
+              file=sys.stderr)
+    return EXIT_FOUND if result.new else EXIT_OK
 
 
 def _speed(hands: int, requests: int, seconds: float) -> None:

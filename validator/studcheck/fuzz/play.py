@@ -1,9 +1,13 @@
 """Play one hand on the engine under test and on the reference, side by side, and compare.
 
-Both engines get exactly the same protocol messages. Every answer is compared: `ok`, the refusal
+Both engines get the same protocol messages. Every answer is compared: `ok`, the refusal
 reason, and the whole canonical state (extra keys an engine adds are ignored, like the harness
 does). After every refusal the engine is also asked for its `state`, which must equal the
-reference's unchanged state. The first difference is the divergence.
+reference's unchanged state (the reference is not asked: its state is known). The first
+difference is the divergence.
+
+Each request is written to the engine first; the in-process reference computes its answer while
+the engine works, and only then is the engine's answer read (and checked against the schema).
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from studcheck.fuzz.strategies import MAX_STEPS, Draw, HandSetup, Move, after_end_move, next_move
+from studcheck.fuzz.choosers import Chooser
+from studcheck.fuzz.strategies import MAX_STEPS, HandSetup, Move, after_end_move, next_move
 from studcheck.harness.compare import diff_json, sorted_legal
 from studcheck.protocol.client import EngineClient, EngineError, Problem
-from studcheck.protocol.messages import ErrorReason, RequestType
+from studcheck.protocol.messages import ErrorReason, RequestType, encode
 from studcheck.rules import Options
 
 SEAT_KEYS = ("seat", "stack", "committed", "folded", "all_in", "up", "down", "shown", "mucked")
@@ -54,16 +59,27 @@ class Difference:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Signature:
+    """What "the same divergence" means: the kind of step, the first differing field with indices
+    dropped (`state.pots[].amount`), and the variant. Shrinking keeps it; --keep-going groups by it."""
+
+    kind: str  # new_hand, act-accepted, act-refused (by the reference) or state
+    path: str
+    variant: str
+
+    def text(self) -> str:
+        return f"{self.kind} {self.path} {self.variant}"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Divergence:
     exchange: int  # index into HandRecord.exchanges
     kind: str  # new_hand, act-accepted, act-refused (by the reference) or state
     first: Difference
     all: tuple[Difference, ...]
 
-    @property
-    def signature(self) -> tuple[str, str]:
-        """What "the same divergence" means while shrinking: the kind of step and the field, indices dropped."""
-        return (self.kind, _normal_path(self.first.path))
+    def signature(self, variant: str) -> Signature:
+        return Signature(kind=self.kind, path=_normal_path(self.first.path), variant=variant)
 
 
 @dataclass(kw_only=True)
@@ -72,6 +88,10 @@ class HandRecord:
     exchanges: list[Exchange] = field(default_factory=list)
     divergence: Divergence | None = None
     skipped: str | None = None  # the engine refused the setup as unsupported
+
+    @property
+    def signature(self) -> Signature | None:
+        return None if self.divergence is None else self.divergence.signature(self.setup.variant)
 
     @property
     def actions(self) -> int:
@@ -194,6 +214,8 @@ def differences(reference: Mapping[str, Any], engine: Mapping[str, Any]) -> list
         if want != got:
             return [Difference(path="error.reason", expected=want, actual=got, message=message)]
         return []
+    if reference.get("state") == engine.get("state"):  # the usual case, without building canonical forms
+        return []
     want, got = canonical_state(reference.get("state")), canonical_state(engine.get("state"))
     if want == got:
         return []
@@ -208,8 +230,38 @@ def _strip(response: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in response.items() if key != "seq"}
 
 
+def begin(client: EngineClient, kind: RequestType, fields: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
+    """Send one request now; the returned function reads and checks the answer later.
+
+    The same seq numbering, transcript and checks as `EngineClient.request`, split in two so the
+    reference can compute while the engine works. It uses the client's internals until the client
+    offers a split request of its own.
+    """
+    transport = client._transport
+    if transport is None:
+        raise EngineError(Problem.CRASH, "the engine is not running")
+    client._seq += 1
+    message = {"type": kind.value, "seq": client._seq, **fields}
+    entry: dict[str, Any] = {"request": message}
+    client.transcript.append(entry)
+    try:
+        transport.send(encode(message), client.timeout)
+    except EngineError as exc:
+        exc.stderr = exc.stderr or transport.stderr_tail()
+        raise
+
+    def finish() -> dict[str, Any]:
+        try:
+            return client._check(kind, transport.receive(client.timeout), entry)
+        except EngineError as exc:
+            exc.stderr = exc.stderr or transport.stderr_tail()
+            raise
+
+    return finish
+
+
 class Table:
-    """The two engines; each request goes to both, the reference first."""
+    """The two engines; each request goes to the engine, then to the reference, then the engine's answer is read."""
 
     def __init__(self, engine: EngineClient, reference: EngineClient) -> None:
         self.engine = engine
@@ -218,16 +270,23 @@ class Table:
         self.requests = 0  # requests sent to the engine under test
 
     def ask(self, record: HandRecord, kind: RequestType, fields: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Both answers to one request (the reference's is empty for `state`: its state is known)."""
         try:
-            ref = self.reference.request(kind, fields)
-        except EngineError as exc:
-            raise ReferenceFailed(exc, record) from None
-        self.requests += 1
-        try:
-            eng = self.engine.request(kind, fields)
+            finish = begin(self.engine, kind, fields)
         except EngineError as exc:
             raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
-        return _strip(ref), _strip(eng)
+        self.requests += 1
+        ref: dict[str, Any] = {}
+        if kind is not RequestType.STATE:
+            try:
+                ref = _strip(self.reference.request(kind, fields))
+            except EngineError as exc:
+                raise ReferenceFailed(exc, record) from None
+        try:
+            eng = finish()
+        except EngineError as exc:
+            raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
+        return ref, _strip(eng)
 
     def _deal(self, setup: HandSetup) -> tuple[HandRecord, Mapping[str, Any] | None]:
         """Send `new_hand` to both; the reference state, or None if the hand cannot go on."""
@@ -258,17 +317,17 @@ class Table:
             state = self._step(record, state, move)
         return record
 
-    def play(self, setup: HandSetup, draw: Draw) -> HandRecord:
+    def play(self, setup: HandSetup, choose: Chooser) -> HandRecord:
         """Play one hand until it ends, the step limit, or the first divergence."""
         record, state = self._deal(setup)
         if state is None:
             return record
         while state.get("to_act") is not None and len(record.exchanges) < MAX_STEPS:
-            state = self._step(record, state, next_move(draw, setup, state))
+            state = self._step(record, state, next_move(choose, setup, state))
             if record.divergence is not None:
                 return record
         if state.get("street") == "complete":
-            move = after_end_move(draw, setup, state)
+            move = after_end_move(choose, setup, state)
             if move is not None:
                 self._step(record, state, move)
         return record
@@ -318,5 +377,3 @@ def _street_before(record: HandRecord, index: int) -> str:
             return {"showdown": "showdown", "complete": "after the end of the hand"}.get(street, f"{street} street")
     return "third street"
 
-
-Player = Callable[[HandSetup, Draw], HandRecord]

@@ -124,8 +124,8 @@ def _chips_used(record: HandRecord) -> dict[int, int]:
 def reduce(table: Table, record: HandRecord, caps: Capabilities, *, budget: int,
            tried: Callable[[int, HandRecord], None] = lambda tries, best: None) -> tuple[HandRecord, int]:
     """The smallest hand reachable by greedy reductions within `budget` replays, and the replays used."""
-    assert record.divergence is not None
-    signature = record.divergence.signature
+    signature = record.signature
+    assert signature is not None
     best = record
     tries = 0
 
@@ -136,8 +136,7 @@ def reduce(table: Table, record: HandRecord, caps: Capabilities, *, budget: int,
         tries += 1
         result = table.replay(*candidate)
         tried(tries, best)
-        if (result.divergence is not None and result.divergence.signature == signature
-                and result.size < best.size and _keeps_fates(result)):
+        if (result.signature == signature and result.size < best.size and _keeps_fates(result)):
             return result
         return None
 

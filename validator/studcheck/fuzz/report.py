@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from studcheck.fuzz.play import EngineMisbehaved, HandRecord, describe_step
-from studcheck.fuzz.shrink import Progress, SearchResult
+from studcheck.fuzz.search import Finding, SearchResult
+from studcheck.fuzz.shrink import Progress
 from studcheck.protocol.client import EngineClient, truncate
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ class Display:
 
     def __init__(self, total: int, *, enabled: bool) -> None:
         self._bar: Any = None
+        self._shrunk = False
         if enabled:
             from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
@@ -37,11 +39,21 @@ class Display:
 
     def _hand(self, record: HandRecord) -> None:
         if self._bar is not None:
+            if self._shrunk:
+                self._bar.set_description("fuzz")
+                self._bar.set_postfix_str("")
+                self._shrunk = False
             self._bar.update(1)
 
     def _shrinking(self, record: HandRecord) -> None:
         if self._bar is not None:
             self._bar.set_description("divergence found, shrinking")
+            self._shrunk = True
+
+    def clear(self) -> None:
+        """Take the bar off the terminal before a report (it comes back with the next hand)."""
+        if self._bar is not None:
+            self._bar.clear()
 
     def _shrink_step(self, tries: int, best: HandRecord) -> None:
         if self._bar is not None and tries % 10 == 0:
@@ -54,41 +66,64 @@ class Display:
 
 
 def report_summary(result: SearchResult, say: Say) -> None:
+    """The last line when no new divergence was found."""
     skipped = f", {result.skipped} refused as unsupported" if result.skipped else ""
-    say(f"ok: {result.hands} hands agree with the reference ({result.actions} actions, "
-        f"{result.refused} of them refused as illegal{skipped})")
+    counts = f"{result.actions} actions, {result.refused} of them refused as illegal{skipped}"
+    if not result.findings:
+        say(f"ok: {result.hands} hands agree with the reference ({counts})")
+    else:
+        say(f"ok: no new divergence in {result.hands} hands ({result.divergent_hands} with known divergences; {counts})")
+
+
+def report_signatures(result: SearchResult, written: dict[str, str], say: Say) -> None:
+    """The table of signatures (--keep-going, --known): hands showing each, the first, and what became of it."""
+    new = len(result.new)
+    say(f"signatures: {len(result.findings)} ({new} new, {len(result.findings) - new} known) "
+        f"in {result.divergent_hands} of {result.hands} hands"
+        + (f" (stopped after {new} new signatures)" if result.stopped else ""))
+    if not result.findings:
+        return
+    width = max(len(finding.signature.text()) for finding in result.findings.values())
+    say(f"  {'hands':>5}  {'first':>5}  {'signature':<{width}}  status")
+    for finding in result.findings.values():
+        text = finding.signature.text()
+        status = f"known: {finding.known}" if finding.known is not None else f"new: {written.get(text, 'not written')}"
+        say(f"  {finding.hands:>5}  {finding.found_at:>5}  {text:<{width}}  {status}")
 
 
 def _size(record: HandRecord) -> str:
     return f"{len(record.setup.seats)} seats, {record.actions} actions"
 
 
-def report_divergence(result: SearchResult, client: EngineClient, reference: EngineClient, config: FuzzConfig,
-                      engine_name: str, say: Say) -> None:
+def report_divergence(finding: Finding, client: EngineClient, reference: EngineClient, config: FuzzConfig,
+                      engine_name: str, say: Say) -> str | None:
+    """Report a new signature, write its case (checked: lint, reference, engine); the path written."""
     from studcheck.cases.lint import lint_files
     from studcheck.cases.load import CaseError, load_case
     from studcheck.fuzz.write import write_case
     from studcheck.harness.runner import Runner
 
-    found, shrunk = result.found, result.shrunk
-    assert found is not None and shrunk is not None and found.divergence is not None and shrunk.divergence is not None
-    say(f"DIVERGENCE in hand {result.found_at} of {config.hands} at {describe_step(found, found.divergence.exchange)}:")
+    found, result = finding.found, finding.shrunk
+    assert result is not None
+    shrunk = result.hand
+    assert found.divergence is not None and shrunk.divergence is not None
+    say(f"DIVERGENCE in hand {finding.found_at} of {config.hands} at {describe_step(found, found.divergence.exchange)}:")
     say(f"  {found.divergence.first.describe()}")
-    middle = result.after_hypothesis or shrunk
-    say(f"shrunk: {_size(found)} -> {_size(middle)} (Hypothesis, {result.shrink_tries} replays) "
-        f"-> {_size(shrunk)} (delta debugging, {result.reduce_tries} replays)")
-    if result.shrink_note:
-        say(f"  note: {result.shrink_note}")
+    say(f"  signature: {finding.signature.text()}")
+    say(f"shrunk: {_size(found)} -> {_size(result.after_hypothesis)} (Hypothesis, {result.hypothesis_replays} replays) "
+        f"-> {_size(shrunk)} (delta debugging, {result.reduce_replays} replays)")
+    if result.note:
+        say(f"  note: {result.note}")
     say(f"  minimal hand diverges at {describe_step(shrunk, shrunk.divergence.exchange)}:")
     for difference in shrunk.divergence.all[:5]:
         say(f"    {difference.describe()}")
     if len(shrunk.divergence.all) > 5:
         say(f"    ... and {len(shrunk.divergence.all) - 5} more differences")
     try:
-        written = write_case(shrunk, config.out, seed=config.seed, hand_number=result.found_at, engine_label=engine_name)
+        written = write_case(shrunk, config.out, seed=config.seed, hand_number=finding.found_at, engine_label=engine_name)
     except OSError as exc:
         say(f"cannot write the case to {config.out}: {exc.strerror or exc}")
-        return
+        return None
     say(f"case {written.case_id}: {written.title}")
     say(f"  rules: {written.area.name}")
     _, problems = lint_files([written.path])
@@ -107,6 +142,7 @@ def report_divergence(result: SearchResult, client: EngineClient, reference: Eng
             say(f"  on the engine: {on_engine.outcome.value} ({detail})")
     say(f"wrote {written.path}")
     say(f"replay: studcheck run {config.replay_engine} --cases {shlex.quote(str(written.path))}")
+    return str(written.path)
 
 
 def report_misbehaviour(exc: EngineMisbehaved, say: Say) -> None:

@@ -1,26 +1,26 @@
 """What the fuzzer generates: hand setups within an engine's declared capabilities, and moves.
 
-Everything is drawn through Hypothesis so its shrinker can simplify a failing hand. Draws are
-arranged so that the value Hypothesis shrinks towards (0, the first element) is the *simpler*
-hand: fewer seats, contiguous seat numbers, short stacks, small stakes, default options, no
-remade stub, the canonical deck order, passive actions and no deliberately illegal attempts.
+Every random decision is one bounded integer choice from a `Chooser`. The search uses a seeded
+`random.Random` (fast, and it records the choices); shrinking replays the recorded choices through
+Hypothesis, whose shrinker then minimises them (choosers.py). Choices are arranged so that the
+value Hypothesis shrinks towards (the lower bound, the first element) is the *simpler* hand: fewer
+seats, contiguous seat numbers, short stacks, small stakes, default options, no remade stub, the
+canonical deck order, passive actions and no deliberately illegal attempts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, TypeVar
 
-from hypothesis import strategies as st
-
 from studcheck.cards import FULL_DECK
+from studcheck.fuzz.choosers import Chooser, pick, shuffle
 from studcheck.protocol.messages import OPEN_INT_OPTIONS, EngineInfo
 from studcheck.rules import ActionType, Options, SetupError, Variant
 
 T = TypeVar("T")
-Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 DECK: tuple[str, ...] = tuple(str(card) for card in FULL_DECK)
 SEAT_NUMBERS = tuple(range(1, 9))
@@ -28,6 +28,7 @@ MAX_STEPS = 300  # a safety net: capped betting ends every hand long before this
 AMOUNT_ACTIONS = frozenset({"bring_in", "complete", "call", "bet", "raise"})
 PASSIVE = ("bring_in", "check", "call", "show")
 AGGRESSIVE = ("complete", "bet", "raise")
+ACTION_NAMES = tuple(action.value for action in ActionType)
 
 
 class CapabilityError(ValueError):
@@ -144,70 +145,61 @@ class Move:
 # --- setups -------------------------------------------------------------------------------------
 
 
-def _option_value(draw: Draw, name: str, values: tuple[Any, ...] | None, big_bet: int) -> Any:
+def _option_value(choose: Chooser, name: str, values: tuple[Any, ...] | None, big_bet: int) -> Any:
     if values is not None:
-        return draw(st.sampled_from(values))
-    if draw(st.integers(0, 3)) < 3:  # "any": mostly off (0), so rake shows up in a quarter of hands
+        return pick(choose, values)
+    if choose.integer(0, 3) < 3:  # "any": mostly off (0), so rake shows up in a quarter of hands
         return 0
     if name == "rake_percent":
-        return draw(st.integers(1, 100))
-    return draw(st.integers(1, 3 * big_bet))
+        return choose.integer(1, 100)
+    return choose.integer(1, 3 * big_bet)
 
 
-def _stakes(draw: Draw) -> dict[str, int]:
-    bring_in = draw(st.integers(1, 5))
-    small = bring_in + draw(st.integers(1, 10))
-    shape = draw(st.integers(0, 9))
-    big = 2 * small if shape < 6 else small if shape < 8 else small + draw(st.integers(1, 2 * small))
-    ante = draw(st.integers(0, small))
+def _stakes(choose: Chooser) -> dict[str, int]:
+    bring_in = choose.integer(1, 5)
+    small = bring_in + choose.integer(1, 10)
+    shape = choose.integer(0, 9)
+    big = 2 * small if shape < 6 else small if shape < 8 else small + choose.integer(1, 2 * small)
+    ante = choose.integer(0, small)
     return {"ante": ante, "bring_in": bring_in, "small_bet": small, "big_bet": big}
 
 
-def _seats(draw: Draw, stakes: Mapping[str, int]) -> tuple[tuple[int, int], ...]:
+def _seats(choose: Chooser, stakes: Mapping[str, int]) -> tuple[tuple[int, int], ...]:
     """Seats and stacks; stacks are drawn for all eight places whatever the count, so when the
     shrinker lowers the count the later draws (deck, moves) keep their meaning."""
-    count = draw(st.integers(2, 8))
-    gaps = draw(st.integers(0, 2)) == 2  # a third of the hands have gaps in the numbering
-    order = draw(st.permutations(SEAT_NUMBERS)) if gaps else SEAT_NUMBERS
+    count = choose.integer(2, 8)
+    gaps = choose.integer(0, 2) == 2  # a third of the hands have gaps in the numbering
+    order = shuffle(choose, SEAT_NUMBERS) if gaps else SEAT_NUMBERS
     small, big = stakes["small_bet"], stakes["big_bet"]
     stacks = []
     for _ in SEAT_NUMBERS:
-        if draw(st.integers(0, 2)) == 0:  # a third are short: antes, bring-ins and raises go all-in
-            stacks.append(draw(st.integers(1, 3 * small)))
+        if choose.integer(0, 2) == 0:  # a third are short: antes, bring-ins and raises go all-in
+            stacks.append(choose.integer(1, 3 * small))
         else:
-            stacks.append(draw(st.integers(5 * big, 60 * big)))
+            stacks.append(choose.integer(5 * big, 60 * big))
     return tuple(zip(sorted(order[:count]), stacks))
 
 
-def _style(draw: Draw) -> Style:
+def _style(choose: Chooser) -> Style:
     return Style(
-        aggression=draw(st.integers(0, 3)),
-        fold_weight=draw(st.sampled_from((4, 15, 40))),
-        muck_weight=draw(st.sampled_from((0, 15, 40))),
-        illegal_percent=draw(st.sampled_from((0, 5, 12, 25))),
-        after_end=draw(st.integers(0, 3)) == 3,
+        aggression=choose.integer(0, 3),
+        fold_weight=pick(choose, (4, 15, 40)),
+        muck_weight=pick(choose, (0, 15, 40)),
+        illegal_percent=pick(choose, (0, 5, 12, 25)),
+        after_end=choose.integer(0, 3) == 3,
     )
 
 
-MOVE = st.tuples(st.integers(0, 99), st.integers(0, 99))  # small ranges: Hypothesis draws them near-uniformly
-
-
-@st.composite
-def setups(draw: Draw, caps: Capabilities) -> HandSetup:
-    """The strategy of hand setups within `caps` (one draw for the whole setup)."""
-    return draw_setup(draw, caps)
-
-
-def draw_setup(draw: Draw, caps: Capabilities) -> HandSetup:
-    """One hand's setup, drawn piece by piece through `draw`."""
-    variant = draw(st.sampled_from(caps.variants))
-    stakes = _stakes(draw)
-    options = {name: _option_value(draw, name, values, stakes["big_bet"]) for name, values in caps.options.items()}
-    seats = _seats(draw, stakes)
-    deck = tuple(draw(st.permutations(DECK)))
-    stub = tuple(draw(st.permutations(DECK))) if draw(st.integers(0, 4)) == 4 else None
+def draw_setup(choose: Chooser, caps: Capabilities) -> HandSetup:
+    """One hand's setup, chosen piece by piece."""
+    variant = pick(choose, caps.variants)
+    stakes = _stakes(choose)
+    options = {name: _option_value(choose, name, values, stakes["big_bet"]) for name, values in caps.options.items()}
+    seats = _seats(choose, stakes)
+    deck = shuffle(choose, DECK)
+    stub = shuffle(choose, DECK) if choose.integer(0, 4) == 4 else None
     return HandSetup(variant=variant, options=options, stakes=stakes, seats=seats, deck=deck, remade_stub=stub,
-                     style=_style(draw))
+                     style=_style(choose))
 
 
 # --- moves --------------------------------------------------------------------------------------
@@ -271,30 +263,30 @@ class Illegal(str, Enum):
 
 
 #: kinds of illegal request, weighted by repetition (the wrong kind of action has the most variants)
-ILLEGAL_KINDS = st.sampled_from([Illegal.WRONG_KIND, Illegal.OUT_OF_TURN, Illegal.WRONG_AMOUNT, Illegal.WRONG_KIND,
+ILLEGAL_KINDS = (Illegal.WRONG_KIND, Illegal.OUT_OF_TURN, Illegal.WRONG_AMOUNT, Illegal.WRONG_KIND,
                                  Illegal.UNKNOWN_SEAT, Illegal.NO_RAISE, Illegal.WRONG_KIND, Illegal.WRONG_AMOUNT,
-                                 Illegal.OUT_OF_TURN, Illegal.WRONG_KIND])
+                 Illegal.OUT_OF_TURN, Illegal.WRONG_KIND)
 
 
-def illegal_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move:
+def illegal_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) -> Move:
     """A deliberately wrong request; the reference decides what the refusal reason is."""
-    kind = draw(ILLEGAL_KINDS)
+    kind = pick(choose, ILLEGAL_KINDS)
     seated = setup.seat_numbers
     to_act = state.get("to_act")
     legal = list(state.get("legal") or [])
     unit = _unit(setup, state)
     if kind is Illegal.UNKNOWN_SEAT and len(seated) < len(SEAT_NUMBERS):
-        seat = draw(st.sampled_from([n for n in SEAT_NUMBERS if n not in seated]))
-        return _any_action(draw, seat, legal, unit)
+        seat = pick(choose, [n for n in SEAT_NUMBERS if n not in seated])
+        return _any_action(choose, seat, legal, unit)
     if kind is Illegal.OUT_OF_TURN and to_act is not None:
-        return _any_action(draw, draw(st.sampled_from([n for n in seated if n != to_act])), legal, unit)
+        return _any_action(choose, pick(choose, [n for n in seated if n != to_act]), legal, unit)
     if to_act is None:  # hand over: anything is refused
-        return _any_action(draw, draw(st.sampled_from(seated)), legal, unit)
+        return _any_action(choose, pick(choose, seated), legal, unit)
     with_amount = [entry for entry in legal if entry.get("amount") is not None]
     if kind is Illegal.WRONG_AMOUNT and with_amount:
-        entry = draw(st.sampled_from(with_amount))
-        delta = draw(st.integers(1, max(1, unit)))
-        amount = entry["amount"] + delta if draw(st.booleans()) or entry["amount"] - delta < 0 else entry["amount"] - delta
+        entry = pick(choose, with_amount)
+        delta = choose.integer(1, max(1, unit))
+        amount = entry["amount"] + delta if choose.integer(0, 1) == 1 or entry["amount"] - delta < 0 else entry["amount"] - delta
         return Move(seat=to_act, action=entry["action"], amount=amount, meant_legal=False)
     kinds = {entry["action"] for entry in legal}
     if kind is Illegal.NO_RAISE and "call" in kinds and "raise" not in kinds:
@@ -302,7 +294,7 @@ def illegal_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move
     absent = [action.value for action in ActionType if action.value not in kinds]
     if "call" in kinds and "check" in absent:
         absent = ["check", *absent]  # a check facing a wager: the classic wrong kind, twice as likely
-    action = draw(st.sampled_from(absent)) if absent else "fold"
+    action = pick(choose, absent) if absent else "fold"
     return Move(seat=to_act, action=action, amount=_plausible_amount(action, state, unit), meant_legal=False)
 
 
@@ -318,34 +310,33 @@ def _plausible_amount(action: str, state: Mapping[str, Any], unit: int) -> int |
     return int(level + unit)
 
 
-def _any_action(draw: Draw, seat: int, legal: Sequence[Mapping[str, Any]], unit: int) -> Move:
-    if legal and draw(st.booleans()):
-        entry = draw(st.sampled_from(list(legal)))
+def _any_action(choose: Chooser, seat: int, legal: Sequence[Mapping[str, Any]], unit: int) -> Move:
+    if legal and choose.integer(0, 1) == 1:
+        entry = pick(choose, legal)
         return Move(seat=seat, action=entry["action"], amount=entry.get("amount"), meant_legal=False)
-    action = draw(st.sampled_from([a.value for a in ActionType]))
+    action = pick(choose, ACTION_NAMES)
     amount = unit if action in AMOUNT_ACTIONS and action != "call" else None
     return Move(seat=seat, action=action, amount=amount, meant_legal=False)
 
 
-def next_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move:
+def next_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) -> Move:
     """The next request of a hand in progress: mostly a legal action, sometimes an illegal one.
 
-    One draw per move (draws cost more than the rest of the choice); details of an illegal move
-    are drawn only when one is made.
+    Two choices per move; details of an illegal move are chosen only when one is made.
     """
-    illegal, point = draw(MOVE)
+    illegal, point = choose.integer(0, 99), choose.integer(0, 99)
     kinds = {entry["action"] for entry in state["legal"]}
     if setup.style.illegal_percent and "call" in kinds and "raise" not in kinds and illegal >= 70:
         # at the cap or not reopened: the raise-refusal rules are only tested in these spots
         return Move(seat=int(state["to_act"]), action="raise", amount=_plausible_amount("raise", state, _unit(setup, state)),
                     meant_legal=False)
     if illegal >= 100 - setup.style.illegal_percent:
-        return illegal_move(draw, setup, state)
+        return illegal_move(choose, setup, state)
     return legal_move(point, setup, state)
 
 
-def after_end_move(draw: Draw, setup: HandSetup, state: Mapping[str, Any]) -> Move | None:
+def after_end_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) -> Move | None:
     """Sometimes one more request once the hand is over (it must be refused: hand_over)."""
     if not setup.style.after_end:
         return None
-    return illegal_move(draw, setup, state)
+    return illegal_move(choose, setup, state)

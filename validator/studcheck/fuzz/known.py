@@ -1,0 +1,73 @@
+"""`--known FILE`: divergence signatures to count but not report (an engine's known deviations).
+
+The file is a YAML list; every entry names a signature as `studcheck fuzz` prints it and says why
+it is known, so the list documents itself:
+
+    - signature: act-accepted state.result.pots[].winners.* stud_hilo8
+      reason: odd chips go to the lowest seat index (docs/conformance/pokerkit.md)
+
+Each of the three parts (kind of step, field path, variant) may be `*`, matching anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from studcheck.fuzz.play import Signature
+
+KINDS = ("new_hand", "act-accepted", "act-refused", "state")
+
+
+class KnownError(ValueError):
+    """The --known file cannot be read or is not a list of signatures with reasons."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Known:
+    kind: str
+    path: str
+    variant: str
+    reason: str
+
+    def matches(self, signature: Signature) -> bool:
+        return all(want in ("*", got) for want, got in ((self.kind, signature.kind), (self.path, signature.path),
+                                                         (self.variant, signature.variant)))
+
+
+def known_reason(known: tuple[Known, ...], signature: Signature) -> str | None:
+    """Why `signature` is known (the first entry matching it), or None if it is new."""
+    return next((entry.reason for entry in known if entry.matches(signature)), None)
+
+
+def load_known(path: Path) -> tuple[Known, ...]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise KnownError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise KnownError(f"{path} is not YAML: {exc}") from None
+    if data is None:
+        return ()
+    if not isinstance(data, list):
+        raise KnownError(f"{path}: expected a list of {{signature, reason}} entries")
+    return tuple(_entry(path, number, item) for number, item in enumerate(data, start=1))
+
+
+def _entry(path: Path, number: int, item: object) -> Known:
+    where = f"{path}: entry {number}"
+    if not isinstance(item, dict) or set(item) != {"signature", "reason"}:
+        raise KnownError(f"{where}: expected exactly the keys signature and reason")
+    signature, reason = item["signature"], item["reason"]
+    if not isinstance(reason, str) or not reason.strip():
+        raise KnownError(f"{where}: reason must be a non-empty string")
+    parts = signature.split() if isinstance(signature, str) else []
+    if len(parts) != 3:
+        raise KnownError(f"{where}: signature must be `KIND PATH VARIANT` as studcheck fuzz prints it, "
+                         f"got {signature!r}")
+    kind, field_path, variant = parts
+    if kind not in (*KINDS, "*"):
+        raise KnownError(f"{where}: unknown kind of step {kind!r} (one of {', '.join(KINDS)}, or *)")
+    return Known(kind=kind, path=field_path, variant=variant, reason=reason.strip())

@@ -28,7 +28,7 @@ class SeatState:
     committed: int = 0  # this street, antes excluded
     total: int = 0  # everything put in this hand, antes included
     folded: bool = False
-    acted_level: int | None = None  # the round's full level when this seat last acted; None = not yet
+    acted_at: int | None = None  # this seat's street commitment after its last action; None = not yet
     shown: bool = False
     mucked: bool = False
 
@@ -76,7 +76,7 @@ def needs_to_act(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> 
         return False
     if seat.committed < round_.level:
         return True
-    return seat.acted_level is None and _others_can_bet(seat, seats)
+    return seat.acted_at is None and _others_can_bet(seat, seats)
 
 
 def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:
@@ -102,7 +102,9 @@ def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> R
         return Reason.ILLEGAL_ACTION
     if round_.wagers >= round_.cap and not _uncapped(round_, seats):
         return Reason.RAISE_CAP_REACHED
-    if seat.acted_level is not None and seat.acted_level >= round_.full_level and round_.level > 0:
+    if seat.acted_at is not None and 2 * (round_.level - seat.acted_at) < round_.unit:
+        # Reopened only if the wager he now faces grew by at least half a unit since he acted:
+        # "if the resulting wager size to a player qualifies as a raise" (RRP, WSOP-L24 129).
         return Reason.BETTING_NOT_REOPENED
     return None
 
@@ -144,6 +146,7 @@ def legal_actions(
 
 def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[SeatState]) -> None:
     """Bet, complete or raise to `amount`; decides whether it is a full wager (half-bet rule)."""
+    active = sum(1 for s in seats if s.can_bet)  # before paying: an all-in raiser still counts
     _pay_to(seat, amount)
     increment = amount - round_.full_level
     full = increment >= round_.unit or (seat.stack == 0 and 2 * increment >= round_.unit)
@@ -155,25 +158,25 @@ def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[Sea
             round_.unit = round_.big
         round_.full_level = amount
         round_.wagers += 1
-        if round_.wagers >= round_.cap and sum(1 for s in seats if s.can_bet) > 2:
+        if round_.wagers >= round_.cap and active > 2:
             round_.capped_multiway = True
-    seat.acted_level = round_.full_level
+    seat.acted_at = seat.committed
 
 
 def apply_bring_in(seat: SeatState, round_: Round, amount: int, bring_in: int) -> None:
     """The bring-in sets the level to the full bring-in even when posted all-in for less."""
     _pay_to(seat, amount)
     round_.level = max(round_.level, bring_in)
-    seat.acted_level = round_.full_level
+    seat.acted_at = seat.committed
 
 
 def apply_call(seat: SeatState, round_: Round) -> None:
     _pay_to(seat, min(round_.level, seat.committed + seat.stack))
-    seat.acted_level = round_.full_level
+    seat.acted_at = seat.committed
 
 
 def apply_check(seat: SeatState, round_: Round) -> None:
-    seat.acted_level = round_.full_level
+    seat.acted_at = seat.committed
 
 
 def _pay_to(seat: SeatState, amount: int) -> None:

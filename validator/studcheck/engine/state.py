@@ -314,7 +314,7 @@ class Hand:
         )
         for seat in self.seats.values():
             seat.committed = 0
-            seat.acted_level = None
+            seat.acted_at = None
         if self.street is Street.SEVENTH:
             self.seventh_had_round = True
         if self.street is Street.THIRD:

@@ -61,6 +61,15 @@ def _side_pot(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     return response
 
 
+def _flags_as_numbers(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Not a rule bug: after a refusal, `state` reports `folded` as 0/1 (equal to false/true in Python, not in JSON)."""
+    response = server.handle(request)
+    if request.get("type") == "state" and response.get("ok"):
+        for row in response["state"]["seats"]:
+            row["folded"] = int(row["folded"])
+    return response
+
+
 _acts = 0
 
 
@@ -91,6 +100,7 @@ BUGS: dict[str, Hook] = {
     "side_pot": _side_pot,
     "crash": _crash,
     "unsupported_eight": _unsupported_eight,
+    "flags_as_numbers": _flags_as_numbers,
 }
 RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot")
 

@@ -21,6 +21,7 @@ from studcheck.cases.lint import lint_files
 from studcheck.cases.load import load_case
 from studcheck.fuzz.commands import FuzzConfig, fuzz
 from studcheck.fuzz.known import load_known
+from studcheck.fuzz.wire import identical, shortcut_is_sound
 from studcheck.harness.runner import Outcome, Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport
 
@@ -104,6 +105,32 @@ def test_unsupported_setups_are_skipped_not_divergences(tmp_path: Path) -> None:
     assert code == 0, lines
     summary = lines[-1]
     assert summary.startswith("ok: 60 hands agree") and "refused as unsupported" in summary, summary
+
+
+def test_answer_equal_but_not_identical_to_the_reference_breaks_the_schema(tmp_path: Path) -> None:
+    """`folded: 0` equals `folded: false` in Python; the schema check must still see it."""
+    code, lines = run(planted_client("flags_as_numbers"), tmp_path, hands=50)
+    assert code == 1, lines
+    assert lines[1].startswith("ENGINE ERROR (bad_response)"), lines
+    assert "breaks the protocol schema" in lines[1] and "folded" in lines[1], lines[1]
+
+
+def test_the_schema_still_allows_the_validation_shortcut() -> None:
+    """If the protocol schema's response_state changes shape, the shortcut switches itself off (and
+    this test says so, so the change is noticed)."""
+    assert shortcut_is_sound()
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ({"x": [1, True, None, "s"]}, {"x": [1, True, None, "s"]}, True),
+    ({"x": 1}, {"x": True}, False),
+    ({"x": 1}, {"x": 1.0}, False),
+    ({"x": [1]}, {"x": [1, 2]}, False),
+    ({"x": 1}, {"x": 1, "y": 2}, False),
+    ({"x": {"a": False}}, {"x": {"a": 0}}, False),
+])
+def test_identical_is_type_for_type(a: Any, b: Any, same: bool) -> None:
+    assert identical(a, b) is same and identical(b, a) is same
 
 
 def test_state_changed_by_a_refusal_is_a_divergence(tmp_path: Path) -> None:

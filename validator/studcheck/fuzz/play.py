@@ -21,7 +21,8 @@ from studcheck.fuzz.choosers import Chooser
 from studcheck.fuzz.strategies import MAX_STEPS, HandSetup, Move, after_end_move, next_move
 from studcheck.harness.compare import diff_json, sorted_legal
 from studcheck.protocol.client import EngineClient, EngineError, Problem
-from studcheck.protocol.messages import ErrorReason, RequestType, encode
+from studcheck.protocol.messages import ErrorReason, RequestType
+from studcheck.fuzz.wire import Checker, begin
 from studcheck.rules import Options
 
 SEAT_KEYS = ("seat", "stack", "committed", "folded", "all_in", "up", "down", "shown", "mucked")
@@ -230,36 +231,6 @@ def _strip(response: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in response.items() if key != "seq"}
 
 
-def begin(client: EngineClient, kind: RequestType, fields: Mapping[str, Any]) -> Callable[[], dict[str, Any]]:
-    """Send one request now; the returned function reads and checks the answer later.
-
-    The same seq numbering, transcript and checks as `EngineClient.request`, split in two so the
-    reference can compute while the engine works. It uses the client's internals until the client
-    offers a split request of its own.
-    """
-    transport = client._transport
-    if transport is None:
-        raise EngineError(Problem.CRASH, "the engine is not running")
-    client._seq += 1
-    message = {"type": kind.value, "seq": client._seq, **fields}
-    entry: dict[str, Any] = {"request": message}
-    client.transcript.append(entry)
-    try:
-        transport.send(encode(message), client.timeout)
-    except EngineError as exc:
-        exc.stderr = exc.stderr or transport.stderr_tail()
-        raise
-
-    def finish() -> dict[str, Any]:
-        try:
-            return client._check(kind, transport.receive(client.timeout), entry)
-        except EngineError as exc:
-            exc.stderr = exc.stderr or transport.stderr_tail()
-            raise
-
-    return finish
-
-
 class Table:
     """The two engines; each request goes to the engine, then to the reference, then the engine's answer is read."""
 
@@ -268,24 +239,30 @@ class Table:
         self.reference = reference
         self.hands = 0
         self.requests = 0  # requests sent to the engine under test
+        self.checker = Checker()
 
-    def ask(self, record: HandRecord, kind: RequestType, fields: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Both answers to one request (the reference's is empty for `state`: its state is known)."""
+    def ask(self, record: HandRecord, kind: RequestType, fields: Mapping[str, Any],
+            known: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Both answers to one request; for `state` the reference is not asked: its state is `known`."""
         try:
-            finish = begin(self.engine, kind, fields)
+            finish = begin(self.engine, kind, fields, self.checker)
         except EngineError as exc:
             raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
         self.requests += 1
-        ref: dict[str, Any] = {}
+        ref: dict[str, Any] = {"ok": True, "state": known}
         if kind is not RequestType.STATE:
             try:
                 ref = _strip(self.reference.request(kind, fields))
             except EngineError as exc:
                 raise ReferenceFailed(exc, record) from None
         try:
-            eng = finish()
+            eng = finish(ref.get("state") if ref.get("ok") else None)
         except EngineError as exc:
             raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
+        if self.checker.reference_problem is not None:
+            problem = EngineError(Problem.BAD_RESPONSE, "the reference's state breaks the protocol schema: "
+                                                        f"{self.checker.reference_problem}")
+            raise ReferenceFailed(problem, record)
         return ref, _strip(eng)
 
     def _deal(self, setup: HandSetup) -> tuple[HandRecord, Mapping[str, Any] | None]:
@@ -339,8 +316,7 @@ class Table:
         if ref.get("ok"):
             new_state: Mapping[str, Any] = ref["state"]
             return new_state
-        _, after = self.ask(record, RequestType.STATE, {})
-        unchanged = {"ok": True, "state": state}
+        unchanged, after = self.ask(record, RequestType.STATE, {}, known=state)
         self._record(record, Exchange(kind=ExchangeKind.STATE, move=None, reference=unchanged, engine=after))
         return state
 

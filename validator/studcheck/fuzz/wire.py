@@ -45,14 +45,34 @@ def shortcut_is_sound() -> bool:
 
 
 def identical(a: Any, b: Any) -> bool:
-    """The same JSON value, type for type (`true` is not `1`, `1.0` is not `1`) and key for key."""
-    if type(a) is not type(b):
+    """The same JSON value, type for type (`true` is not `1`, `1.0` is not `1`) and key for key.
+
+    Leaves are compared in the loop, not by a call each: this runs on every answer.
+    """
+    kind = type(a)
+    if kind is not type(b):
         return False
-    if type(a) is dict:
-        return a.keys() == b.keys() and all(identical(value, b[key]) for key, value in a.items())
-    if type(a) is list:
-        return len(a) == len(b) and all(map(identical, a, b))
-    return bool(a == b)
+    pairs: Any
+    if kind is dict:
+        if a.keys() != b.keys():
+            return False
+        pairs = zip(a.values(), map(b.__getitem__, a))
+    elif kind is list:
+        if len(a) != len(b):
+            return False
+        pairs = zip(a, b)
+    else:
+        return bool(a == b)
+    for x, y in pairs:
+        inner = type(x)
+        if inner is not type(y):
+            return False
+        if inner is dict or inner is list:
+            if not identical(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
 
 
 def _is_reference_state(response: Mapping[str, Any], reference_state: Mapping[str, Any] | None) -> bool:

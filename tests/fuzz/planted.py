@@ -70,6 +70,20 @@ def _flags_as_numbers(server: Server, request: Mapping[str, Any]) -> dict[str, A
     return response
 
 
+_hands = 0
+
+
+def _once(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Not deterministic: reports a wrong pot total in the answer to the session's second new_hand only."""
+    global _hands
+    response = server.handle(request)
+    if request.get("type") == "new_hand" and response.get("ok"):
+        _hands += 1
+        if _hands == 2:
+            response["state"]["pot_total"] += 1
+    return response
+
+
 _acts = 0
 
 
@@ -101,6 +115,7 @@ BUGS: dict[str, Hook] = {
     "crash": _crash,
     "unsupported_eight": _unsupported_eight,
     "flags_as_numbers": _flags_as_numbers,
+    "once": _once,
 }
 RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot")
 

@@ -133,6 +133,15 @@ def test_identical_is_type_for_type(a: Any, b: Any, same: bool) -> None:
     assert identical(a, b) is same and identical(b, a) is same
 
 
+def test_divergence_that_does_not_reproduce_is_kept_as_found(tmp_path: Path) -> None:
+    code, lines = run(planted_client("once"), tmp_path, hands=10)
+    assert code == 1, lines
+    assert lines[1].startswith("DIVERGENCE in hand 2 of 10 at new_hand"), lines
+    assert any(line.startswith("  note: the divergence did not reproduce") for line in lines), lines
+    assert any(line.startswith("  on the engine: pass") for line in lines), lines  # said, not hidden
+    written(lines)
+
+
 def test_state_changed_by_a_refusal_is_a_divergence(tmp_path: Path) -> None:
     engine = f"{sys.executable} {ENGINES / 'sticky_refusal.py'}"
     done = cli("--engine", engine, "--hands", "50", "--out", "cases", "--shrink-replays", "100", cwd=tmp_path)
@@ -201,6 +210,8 @@ def test_cli_not_json_is_reported(tmp_path: Path) -> None:
     (["--engine", "/nonexistent/engine"], 3),
     (["--engine", "x", "--hands", "0"], 2),
     (["--hands", "5"], 2),
+    (["--engine", "x", "--max-divergences", "3"], 2),  # only with --keep-going
+    (["--engine", "x", "--keep-going", "--max-divergences", "0"], 2),
 ])
 def test_cli_exit_codes(args: list[str], code: int, tmp_path: Path) -> None:
     done = cli(*args, cwd=tmp_path)

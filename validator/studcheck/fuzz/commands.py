@@ -56,7 +56,7 @@ def register(subparsers: Any) -> None:
                       help="stop shrinking after S seconds, a safety net that makes the output timing-dependent (default 120)")
     fuzz.add_argument("--keep-going", action="store_true",
                       help="do not stop at the first divergence: group divergences by signature, write one case per new signature")
-    fuzz.add_argument("--max-divergences", type=int, default=DEFAULT_MAX_DIVERGENCES, metavar="N",
+    fuzz.add_argument("--max-divergences", type=int, metavar="N",
                       help=f"with --keep-going, stop after N new signatures (default {DEFAULT_MAX_DIVERGENCES})")
     fuzz.add_argument("--known", type=Path, metavar="FILE",
                       help="YAML list of {signature, reason}: divergences to count but not report (known deviations)")
@@ -82,8 +82,12 @@ class FuzzConfig:
 
 def run_fuzz(args: argparse.Namespace) -> int:
     if (args.hands < 1 or args.timeout <= 0 or args.shrink_time <= 0 or args.shrink_replays < 1
-            or args.max_divergences < 1):
+            or (args.max_divergences is not None and args.max_divergences < 1)):
         print("studcheck fuzz: --hands, --timeout, --shrink-replays, --shrink-time and --max-divergences must be positive",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if args.max_divergences is not None and not args.keep_going:
+        print("studcheck fuzz: --max-divergences needs --keep-going (without it the run stops at the first new divergence)",
               file=sys.stderr)
         return EXIT_USAGE
     known: tuple[Known, ...] = ()
@@ -109,7 +113,8 @@ def run_fuzz(args: argparse.Namespace) -> int:
     config = FuzzConfig(hands=args.hands, seed=args.seed, variants=tuple(args.variant or ()), out=args.out,
                         replay_engine=replay, shrink_seconds=args.shrink_time, shrink_replays=args.shrink_replays,
                         progress=not args.no_progress and sys.stderr.isatty(), keep_going=args.keep_going,
-                        max_divergences=args.max_divergences, known=known, known_file=args.known)
+                        max_divergences=args.max_divergences or DEFAULT_MAX_DIVERGENCES, known=known,
+                        known_file=args.known)
     return fuzz(EngineClient(factory, timeout=args.timeout), config, out=print)
 
 

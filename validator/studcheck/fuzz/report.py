@@ -139,7 +139,7 @@ def report_divergence(finding: Finding, client: EngineClient, reference: EngineC
             + ("" if on_reference.outcome.value == "pass" else f" ({on_reference.message})"))
         if on_engine is not None:
             detail = "; ".join(m.describe() for m in on_engine.mismatches[:2]) or on_engine.message
-            say(f"  on the engine: {on_engine.outcome.value} ({detail})")
+            say(f"  on the engine: {on_engine.outcome.value}" + (f" ({detail})" if detail else ""))
     say(f"wrote {written.path}")
     say(f"replay: studcheck run {config.replay_engine} --cases {shlex.quote(str(written.path))}")
     return str(written.path)

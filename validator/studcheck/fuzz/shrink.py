@@ -23,7 +23,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, Verbosity, given, seed, settings
 from hypothesis import strategies as st
-from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
+from hypothesis.database import InMemoryExampleDatabase
 from hypothesis.errors import Flaky, HypothesisException
 
 from studcheck.fuzz.play import HandRecord, Table
@@ -33,6 +33,12 @@ from studcheck.fuzz.strategies import Capabilities, draw_setup
 DEFAULT_SHRINK_SECONDS = 120.0
 DEFAULT_SHRINK_REPLAYS = 1000
 DATABASE_KEY = b"studcheck-fuzz-shrink"
+
+try:  # the database stores choice sequences since Hypothesis 6.124
+    from hypothesis.database import choices_to_bytes as _choices_to_bytes
+except ImportError:  # pragma: no cover - an older Hypothesis: delta debugging only
+    _choices_to_bytes = None  # type: ignore[assignment, unused-ignore]
+choices_to_bytes: Callable[[Sequence[int]], bytes] | None = _choices_to_bytes
 
 
 class _Diverged(Exception):
@@ -122,6 +128,12 @@ def shrink(table: Table, caps: Capabilities, found: HandRecord, choices: Sequenc
     signature = found.signature
     assert signature is not None
     started = time.perf_counter()
+    if choices_to_bytes is None:  # pragma: no cover - an older Hypothesis
+        hand, replayed = reduce(table, found, caps, budget=replays, tried=progress.shrink_step)
+        return Shrunk(hand=hand, after_hypothesis=found, hypothesis_replays=0, reduce_replays=replayed,
+                      seconds=time.perf_counter() - started,
+                      note="this Hypothesis is too old to shrink recorded choices (6.124 or later needed); "
+                           "delta debugging only")
     best = found
     tries = 0
     first: list[tuple[bool, bool]] = []  # the first replay (the found hand itself): same setup? same divergence?

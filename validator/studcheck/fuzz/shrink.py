@@ -32,6 +32,7 @@ from studcheck.fuzz.strategies import Capabilities, draw_setup
 
 DEFAULT_SHRINK_SECONDS = 120.0
 DEFAULT_SHRINK_REPLAYS = 1000
+PATIENCE = 200  # the Hypothesis pass ends after this many replays in a row without a smaller hand
 DATABASE_KEY = b"studcheck-fuzz-shrink"
 
 try:  # the database stores choice sequences since Hypothesis 6.124
@@ -47,6 +48,10 @@ class _Diverged(Exception):
 
 class _ShrinkBudget(BaseException):  # noqa: N818 - a signal, not an error
     """Stop shrinking (a BaseException passes straight through Hypothesis) and keep the best so far."""
+
+
+class _NoProgress(BaseException):  # noqa: N818 - a signal, not an error
+    """The Hypothesis pass has stopped finding smaller hands: leave the rest to delta debugging."""
 
 
 @dataclass(kw_only=True)
@@ -136,6 +141,7 @@ def shrink(table: Table, caps: Capabilities, found: HandRecord, choices: Sequenc
                            "delta debugging only")
     best = found
     tries = 0
+    stale = 0  # replays since the last smaller hand
     first: list[tuple[bool, bool]] = []  # the first replay (the found hand itself): same setup? same divergence?
 
     def budget() -> None:
@@ -146,17 +152,20 @@ def shrink(table: Table, caps: Capabilities, found: HandRecord, choices: Sequenc
             raise _ShrinkBudget(f"shrinking stopped after {seconds:g} s; the smallest hand so far is kept")
 
     def trial(data: st.DataObject) -> None:
-        nonlocal tries, best
+        nonlocal tries, best, stale
         tries += 1
+        stale += 1  # counted as they start, like the budget: Hypothesis abandons some mid-hand
         choose = HypothesisChooser(data)
         setup = draw_setup(choose, caps)
         record = table.play(setup, choose)
         budget()  # after the draws: stopping before them makes Hypothesis see inconsistent data
+        if stale > PATIENCE:
+            raise _NoProgress
         same = record.signature == signature
         if not first:
             first.append((setup == found.setup, same))
         if same and record.size < best.size:
-            best = record
+            best, stale = record, 0
         progress.shrink_step(tries, best)
         if same:
             raise _Diverged  # one raise site: Hypothesis tells failures apart by where they are raised
@@ -172,7 +181,7 @@ def shrink(table: Table, caps: Capabilities, found: HandRecord, choices: Sequenc
     try:
         with _no_local_constants():
             run()
-    except _Diverged:
+    except (_Diverged, _NoProgress):
         pass
     except _ShrinkBudget as exc:
         note = str(exc)

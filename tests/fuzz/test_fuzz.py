@@ -153,8 +153,8 @@ def test_state_changed_by_a_refusal_is_a_divergence(tmp_path: Path) -> None:
 
 
 def test_same_seed_same_output(tmp_path: Path) -> None:
-    first_code, first = run(planted_client("side_pot"), tmp_path / "a", seed=5)
-    second_code, second = run(planted_client("side_pot"), tmp_path / "b", seed=5)
+    first_code, first = run(planted_client("side_pot"), tmp_path / "a", seed=5, replays=100)
+    second_code, second = run(planted_client("side_pot"), tmp_path / "b", seed=5, replays=100)
     assert first_code == second_code == 1
     strip = [line.replace(str(tmp_path / "a"), "OUT") for line in first]
     assert strip == [line.replace(str(tmp_path / "b"), "OUT") for line in second]
@@ -293,6 +293,18 @@ def test_max_divergences_stops_early(tmp_path: Path) -> None:
     assert code == 1
     assert len(cases) == 1
     assert "(stopped after 1 new signatures)" in next(line for line in lines if line.startswith("signatures: "))
+
+
+def test_keep_going_is_deterministic(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = keep_going(tmp_path / "a", known=POTS_KNOWN, keep_going=True, max_divergences=2)
+    second = keep_going(tmp_path / "b", known=POTS_KNOWN, keep_going=True, max_divergences=2)
+    assert first[0] == second[0] == 1
+    assert len(first[2]) == 2
+    assert [line.replace(str(tmp_path / "a"), "T") for line in first[1]] == \
+           [line.replace(str(tmp_path / "b"), "T") for line in second[1]]
+    assert [case.read_text() for case in first[2]] == [case.read_text() for case in second[2]]
 
 
 @pytest.mark.parametrize("text", [

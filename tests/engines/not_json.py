@@ -1,5 +1,4 @@
 """Prints a debug line on stdout (instead of stderr) before answering new_hand."""
-import sys
 
 from _common import serve_with
 

@@ -13,7 +13,7 @@ the engine works, and only then is the engine's answer read (and checked against
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 

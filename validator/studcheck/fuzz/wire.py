@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from studcheck.protocol.client import EngineClient, EngineError, Problem, truncate
-from studcheck.protocol.messages import RequestType, encode, protocol_schema, response_kind, schema_problem
+from studcheck.protocol.messages import RequestType, protocol_schema, response_kind, schema_problem
 
 REFERENCE_CHECK_EVERY = 16
 _RESPONSE_STATE = {"type": "object", "required": ["seq", "ok", "state"],
@@ -105,35 +105,18 @@ class Checker:
 def begin(client: EngineClient, kind: RequestType, fields: Mapping[str, Any], checker: Checker) -> Finish:
     """Send one request now; the returned function reads and checks the answer, given the reference's state.
 
-    The same seq numbering, transcript and checks as `EngineClient.request`, split in two.
+    The client's envelope checks (JSON, seq, `ok`) apply; the schema check is the checker's.
     """
-    transport = client._transport
-    if transport is None:
-        raise EngineError(Problem.CRASH, "the engine is not running")
-    client._seq += 1
-    message = {"type": kind.value, "seq": client._seq, **fields}
-    entry: dict[str, Any] = {"request": message}
-    client.transcript.append(entry)
-    try:
-        transport.send(encode(message), client.timeout)
-    except EngineError as exc:
-        exc.stderr = exc.stderr or transport.stderr_tail()
-        raise
+    pending = client.send(kind, fields)
 
     def finish(reference_state: Mapping[str, Any] | None) -> dict[str, Any]:
-        validate = client.validate
-        try:
-            raw = transport.receive(client.timeout)
-            client.validate = False  # the envelope checks stay the client's; the schema check is ours
+        response = client.receive(pending, schema=False)
+        if client.validate:
             try:
-                response = client._check(kind, raw, entry)
-            finally:
-                client.validate = validate
-            if validate:
-                checker.check(kind, response, raw, reference_state)
-        except EngineError as exc:
-            exc.stderr = exc.stderr or transport.stderr_tail()
-            raise
+                checker.check(kind, response, pending.raw, reference_state)
+            except EngineError as exc:
+                exc.stderr = exc.stderr or client.stderr_tail()
+                raise
         return response
 
     return finish

@@ -19,6 +19,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from typing import IO, Any, Protocol
 
@@ -324,6 +325,16 @@ def reference_argv() -> list[str]:
     return [sys.executable, "-m", "studcheck", "serve"]
 
 
+@dataclass(kw_only=True)
+class Pending:
+    """A request sent and not yet answered (see `EngineClient.send`)."""
+
+    kind: RequestType
+    entry: dict[str, Any]
+    transport: Transport
+    raw: bytes = b""
+
+
 class EngineClient:
     """Requests with seq numbers, response checks, a transcript, and restart after a failure."""
 
@@ -391,6 +402,10 @@ class EngineClient:
 
     def request(self, kind: RequestType, fields: Mapping[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
         """Send one request and return the checked response (ok true or false)."""
+        return self.receive(self.send(kind, fields, timeout=timeout), timeout=timeout)
+
+    def send(self, kind: RequestType, fields: Mapping[str, Any], *, timeout: float | None = None) -> Pending:
+        """Send one request now; `receive` reads its answer, so work can overlap the engine's."""
         transport = self._transport
         if transport is None:
             raise EngineError(Problem.CRASH, "the engine is not running")
@@ -399,16 +414,23 @@ class EngineClient:
         entry: dict[str, Any] = {"request": message}
         self.transcript.append(entry)
         try:
-            wait = self.timeout if timeout is None else timeout
-            transport.send(encode(message), wait)
-            raw = transport.receive(wait)
-            response = self._check(kind, raw, entry)
+            transport.send(encode(message), self.timeout if timeout is None else timeout)
         except EngineError as exc:
             exc.stderr = exc.stderr or transport.stderr_tail()
             raise
-        return response
+        return Pending(kind=kind, entry=entry, transport=transport)
 
-    def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any]) -> dict[str, Any]:
+    def receive(self, pending: Pending, *, timeout: float | None = None, schema: bool = True) -> dict[str, Any]:
+        """Read and check the answer to `pending` (the schema check too, unless `schema` is false)."""
+        transport = pending.transport
+        try:
+            pending.raw = transport.receive(self.timeout if timeout is None else timeout)
+            return self._check(pending.kind, pending.raw, pending.entry, schema=schema)
+        except EngineError as exc:
+            exc.stderr = exc.stderr or transport.stderr_tail()
+            raise
+
+    def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any], *, schema: bool = True) -> dict[str, Any]:
         try:
             response = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
@@ -431,7 +453,7 @@ class EngineClient:
                 f"the engine speaks protocol {response.get('protocol')!r}; this harness speaks protocol {PROTOCOL}",
                 line=_show(raw),
             )
-        if self.validate:
+        if self.validate and schema:
             definition = response_kind(kind, response).value
             problem = schema_problem(definition, response)
             if problem is not None:

@@ -29,6 +29,7 @@ class SeatState:
     total: int = 0  # everything put in this hand, antes included
     folded: bool = False
     acted_at: int | None = None  # this seat's street commitment after its last action; None = not yet
+    acted_after: int = 0  # the round's count of reopening wagers when this seat last acted
     shown: bool = False
     mucked: bool = False
 
@@ -56,6 +57,7 @@ class Round:
     level: int = 0  # the amount to call
     full_level: int = 0  # level of the last full bet, completion or raise
     wagers: int = 0  # full wagers so far
+    reopening: int = 0  # full wagers that reopen for everyone (all but cumulative all-in conversions)
     capped_multiway: bool = False
     aggressor: int | None = None
 
@@ -98,15 +100,27 @@ def wager_kind(round_: Round) -> ActionType:
 
 def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> Reason | None:
     """Why this seat may not bet, complete or raise now (None: it may)."""
+    if seat.committed + seat.stack <= round_.level:
+        return Reason.ILLEGAL_ACTION  # he cannot even cover the call
     if not _others_can_bet(seat, seats):
         return Reason.ILLEGAL_ACTION
     if round_.wagers >= round_.cap and not _uncapped(round_, seats):
         return Reason.RAISE_CAP_REACHED
-    if seat.acted_at is not None and 2 * (round_.level - seat.acted_at) < round_.unit:
-        # Reopened only if the wager he now faces grew by at least half a unit since he acted:
-        # "if the resulting wager size to a player qualifies as a raise" (RRP, WSOP-L24 129).
+    if not _reopened(seat, round_):
         return Reason.BETTING_NOT_REOPENED
     return None
+
+
+def _reopened(seat: SeatState, round_: Round) -> bool:
+    """Has he not acted yet, or has the betting been reopened to him since (ALLIN.CUMULATIVE)?
+
+    A full wager made on its own reopens for everyone. Short all-ins that only add up to a full
+    raise reopen for a player only if the wager he faces grew by half a unit since he acted: "if the
+    resulting wager size to a player qualifies as a raise" (RRP, WSOP-L24 129).
+    """
+    if seat.acted_at is None or round_.reopening > seat.acted_after:
+        return True
+    return 2 * (round_.level - seat.acted_at) >= round_.unit
 
 
 def wager_targets(seat: SeatState, round_: Round) -> list[int]:
@@ -147,6 +161,7 @@ def legal_actions(
 def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[SeatState]) -> None:
     """Bet, complete or raise to `amount`; decides whether it is a full wager (half-bet rule)."""
     active = sum(1 for s in seats if s.can_bet)  # before paying: an all-in raiser still counts
+    level_before, unit_before = round_.level, round_.unit
     _pay_to(seat, amount)
     increment = amount - round_.full_level
     full = increment >= round_.unit or (seat.stack == 0 and 2 * increment >= round_.unit)
@@ -158,25 +173,33 @@ def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[Sea
             round_.unit = round_.big
         round_.full_level = amount
         round_.wagers += 1
+        # An all-in that is full only together with earlier short all-ins reopens per player.
+        if not (seat.stack == 0 and 2 * (amount - level_before) < unit_before):
+            round_.reopening += 1
         if round_.wagers >= round_.cap and active > 2:
             round_.capped_multiway = True
-    seat.acted_at = seat.committed
+    _acted(seat, round_)
 
 
 def apply_bring_in(seat: SeatState, round_: Round, amount: int, bring_in: int) -> None:
     """The bring-in sets the level to the full bring-in even when posted all-in for less."""
     _pay_to(seat, amount)
     round_.level = max(round_.level, bring_in)
-    seat.acted_at = seat.committed
+    _acted(seat, round_)
 
 
 def apply_call(seat: SeatState, round_: Round) -> None:
     _pay_to(seat, min(round_.level, seat.committed + seat.stack))
-    seat.acted_at = seat.committed
+    _acted(seat, round_)
 
 
 def apply_check(seat: SeatState, round_: Round) -> None:
+    _acted(seat, round_)
+
+
+def _acted(seat: SeatState, round_: Round) -> None:
     seat.acted_at = seat.committed
+    seat.acted_after = round_.reopening
 
 
 def _pay_to(seat: SeatState, amount: int) -> None:

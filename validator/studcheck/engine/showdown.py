@@ -135,6 +135,8 @@ def _split_side(
 
 def split(amount: int, winners: Sequence[int], priority: Callable[[int], tuple[int, int]]) -> dict[int, int]:
     """Equal shares; the odd chips go one each to the winners in priority order."""
+    if amount == 0:
+        return {}  # a pot the rake emptied pays nobody: no zero-chip shares are listed
     share, odd = divmod(amount, len(winners))
     if odd == 0:
         return {seat: share for seat in winners}

@@ -315,6 +315,7 @@ class Hand:
         for seat in self.seats.values():
             seat.committed = 0
             seat.acted_at = None
+            seat.acted_after = 0
         if self.street is Street.SEVENTH:
             self.seventh_had_round = True
         if self.street is Street.THIRD:

@@ -361,7 +361,7 @@ class PokerKitHand:
         """A wager PokerKit refuses for its cap or reopening gets that reason; the rest is illegal_action."""
         if action not in ("complete", "bet", "raise") or action != self._wager_name():
             return "illegal_action"
-        if self._wager_pointless():
+        if self._wager_pointless() or self._cannot_cover_call():
             return "illegal_action"
         try:
             self.state.verify_completion_betting_or_raising_to()
@@ -372,6 +372,13 @@ class PokerKitHand:
             if "non-full all-in" in message or message.startswith("Short all-in cannot be raised"):
                 return "betting_not_reopened"
         return "illegal_action"
+
+    def _cannot_cover_call(self) -> bool:
+        """A seat whose chips do not cover the call may not raise at all: illegal_action comes
+        before the cap and reopening (ACTION.REFUSAL); PokerKit reports it as a short all-in."""
+        state = self.state
+        index = state.actor_index
+        return bool(state.stacks[index] <= max(state.bets) - state.bets[index])
 
     def _wager_pointless(self) -> bool:
         """PokerKit's "every other player has folded or gone all-in" check (state.py:4823-4833).

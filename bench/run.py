@@ -70,6 +70,27 @@ def pokerkit_version() -> str | None:
         return None
 
 
+def compiled_modules() -> list[str]:
+    """studcheck modules installed as compiled extensions (mypyc, `STUDCHECK_COMPILE=1`; setup.py).
+
+    Python imports an extension module in preference to the .py file beside it, so a module
+    whose extension file is present is the compiled one.
+    """
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    import studcheck
+
+    package = Path(studcheck.__file__).resolve().parent
+    found = set()
+    for path in package.rglob("*"):
+        # The most specific suffix first: `state.cpython-311-x86_64-linux-gnu.so`, not `….so`.
+        suffix = next((s for s in EXTENSION_SUFFIXES if path.name.endswith(s)), None)
+        if suffix is not None:
+            name = path.relative_to(package.parent).as_posix().removesuffix(suffix).replace("/", ".")
+            found.add(name.removesuffix(".__init__"))
+    return sorted(found)
+
+
 def machine() -> dict[str, Any]:
     """Python, CPU model (from /proc/cpuinfo where there is one), cores and load."""
     cpu = platform.processor() or platform.machine()
@@ -90,6 +111,7 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
         "studcheck": __version__,
+        "compiled": compiled_modules(),
         "pokerkit": pokerkit_version(),
     }
 
@@ -147,7 +169,9 @@ def table(rows: Sequence[Row]) -> str:
 def header(info: dict[str, Any], quick: bool, seconds: float) -> str:
     load = info["load_average"]
     load_text = ", ".join(f"{x:.2f}" for x in load) if load else "n/a"
-    return (f"studcheck {info['studcheck']} vs PokerKit {info['pokerkit'] or '(not installed)'}; "
+    compiled = info["compiled"]
+    compiled_text = f"compiled: yes ({len(compiled)} modules, mypyc)" if compiled else "compiled: no (pure Python)"
+    return (f"studcheck {info['studcheck']} ({compiled_text}) vs PokerKit {info['pokerkit'] or '(not installed)'}; "
             f"{info['implementation']} {info['python']}; {info['cpu']}, {info['cores']} cores; "
             f"load average before the run {load_text}; {'--quick' if quick else 'full'} run took {seconds:.0f} s")
 

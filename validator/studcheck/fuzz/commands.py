@@ -161,7 +161,7 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
     known = f", {len(config.known)} known signatures from {config.known_file}" if config.known_file else ""
     out(f"studcheck fuzz: engine {engine_name}, seed {config.seed}, {config.hands} hands of {', '.join(caps.variants)}"
         f"{mode}{known}")
-    table = Table(client, reference)
+    table = Table(client)
     display = Display(config.hands, enabled=config.progress)
     written: dict[str, str] = {}
     shrinking = 0.0

@@ -7,12 +7,14 @@ reference's unchanged state (the reference is not asked: its state is known). Th
 difference is the divergence.
 
 Each request is written to the engine first; the in-process reference computes its answer while
-the engine works, and only then is the engine's answer read (and checked against the schema).
+the engine works; the engine's answers are read after the reference has played the whole hand
+(see `Table`), in order, and checked against the schema.
 """
 
 from __future__ import annotations
 
 import re
+import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -20,9 +22,10 @@ from typing import Any
 from studcheck.fuzz.choosers import Chooser
 from studcheck.fuzz.strategies import MAX_STEPS, HandSetup, Move, after_end_move, next_move
 from studcheck.harness.compare import diff_json, sorted_legal
-from studcheck.protocol.client import EngineClient, EngineError, Problem
+from studcheck.fuzz.wire import Checker, read_answer
+from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem
 from studcheck.protocol.messages import ErrorReason, RequestType
-from studcheck.fuzz.wire import Checker, begin
+from studcheck.protocol.serve import Server
 from studcheck.rules import Options
 
 SEAT_KEYS = ("seat", "stack", "committed", "folded", "all_in", "up", "down", "shown", "mucked")
@@ -231,94 +234,155 @@ def _strip(response: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in response.items() if key != "seq"}
 
 
-class Table:
-    """The two engines; each request goes to the engine, then to the reference, then the engine's answer is read."""
+@dataclass(frozen=True, kw_only=True)
+class _Sent:
+    """A request written to the engine whose answer is still to be read, and the reference's answer."""
 
-    def __init__(self, engine: EngineClient, reference: EngineClient) -> None:
+    kind: RequestType
+    fields: Mapping[str, Any]
+    move: Move | None
+    reference: dict[str, Any]
+    pending: Pending
+
+
+class Table:
+    """The engine under test and the in-process reference, playing the same hands.
+
+    A hand is played in two passes. While the reference decides the hand (the next move always
+    depends on the reference's state only), each request is written to the engine at once; then
+    the engine's answers are read in order and compared, and the first difference is the
+    divergence. The engine works while the reference does (pipelining). Requests after a
+    divergence were already sent: their answers are read and checked against the protocol but not
+    compared, and the next `new_hand` starts afresh.
+    """
+
+    def __init__(self, engine: EngineClient, reference: Server | None = None) -> None:
         self.engine = engine
-        self.reference = reference
+        self.reference = reference or Server()
+        self._reference_seq = 0
         self.hands = 0
         self.requests = 0  # requests sent to the engine under test
         self.checker = Checker()
 
-    def ask(self, record: HandRecord, kind: RequestType, fields: Mapping[str, Any],
-            known: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Both answers to one request; for `state` the reference is not asked: its state is `known`."""
+    def play(self, setup: HandSetup, choose: Chooser) -> HandRecord:
+        """Play one hand until it ends, the step limit, or the first divergence."""
+        record, sent = HandRecord(setup=setup), list[_Sent]()
         try:
-            finish = begin(self.engine, kind, fields, self.checker)
-        except EngineError as exc:
-            raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
-        self.requests += 1
-        ref: dict[str, Any] = {"ok": True, "state": known}
-        if kind is not RequestType.STATE:
-            try:
-                ref = _strip(self.reference.request(kind, fields))
-            except EngineError as exc:
-                raise ReferenceFailed(exc, record) from None
-        try:
-            eng = finish(ref.get("state") if ref.get("ok") else None)
-        except EngineError as exc:
-            raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
-        if self.checker.reference_problem is not None:
-            problem = EngineError(Problem.BAD_RESPONSE, "the reference's state breaks the protocol schema: "
-                                                        f"{self.checker.reference_problem}")
-            raise ReferenceFailed(problem, record)
-        return ref, _strip(eng)
+            state = self._deal(record, sent)
+            while state.get("to_act") is not None and len(sent) < MAX_STEPS:
+                state = self._send_move(record, sent, state, next_move(choose, setup, state))
+            if state.get("street") == "complete":
+                move = after_end_move(choose, setup, state)
+                if move is not None:
+                    self._send_move(record, sent, state, move)
+        except BaseException:  # e.g. Hypothesis ran out of recorded choices while shrinking
+            self._drain(sent)
+            raise
+        self._compare(record, sent)
+        return record
 
-    def _deal(self, setup: HandSetup) -> tuple[HandRecord, Mapping[str, Any] | None]:
-        """Send `new_hand` to both; the reference state, or None if the hand cannot go on."""
+    def replay(self, setup: HandSetup, moves: Sequence[Move]) -> HandRecord:
+        """Play exactly these moves (a reduction candidate) until they run out or the hands diverge."""
+        record, sent = HandRecord(setup=setup), list[_Sent]()
+        try:
+            state = self._deal(record, sent)
+            for move in moves:
+                state = self._send_move(record, sent, state, move)
+        except BaseException:
+            self._drain(sent)
+            raise
+        self._compare(record, sent)
+        return record
+
+    # --- first pass: the reference decides, every request goes to the engine at once ----------
+
+    def _deal(self, record: HandRecord, sent: list[_Sent]) -> Mapping[str, Any]:
+        """Send `new_hand` to both; the reference's state."""
         self.hands += 1
         self.engine.transcript = []
-        self.reference.transcript = []
-        record = HandRecord(setup=setup)
-        ref, eng = self.ask(record, RequestType.NEW_HAND, setup.request_fields(f"fuzz-{self.hands}"))
+        ref = self._send(record, sent, RequestType.NEW_HAND, record.setup.request_fields(f"fuzz-{self.hands}"), None)
         if not ref.get("ok"):  # the generator made a setup the rules do not allow: our bug
             error = ref.get("error") or {}
             problem = EngineError(Problem.BAD_RESPONSE, f"the reference refused a generated setup "
                                                         f"({error.get('reason')}: {error.get('message')})")
             raise ReferenceFailed(problem, record)
-        if not eng.get("ok") and (eng.get("error") or {}).get("reason") == ErrorReason.UNSUPPORTED.value:
-            record.skipped = str((eng.get("error") or {}).get("message", ""))
-            return record, None
-        if self._record(record, Exchange(kind=ExchangeKind.SETUP, move=None, reference=ref, engine=eng)):
-            return record, None
         state: Mapping[str, Any] = ref["state"]
-        return record, state
+        return state
 
-    def replay(self, setup: HandSetup, moves: Sequence[Move]) -> HandRecord:
-        """Play exactly these moves (a reduction candidate) until they run out or the hands diverge."""
-        record, state = self._deal(setup)
-        for move in moves:
-            if state is None or record.divergence is not None:
-                break
-            state = self._step(record, state, move)
-        return record
-
-    def play(self, setup: HandSetup, choose: Chooser) -> HandRecord:
-        """Play one hand until it ends, the step limit, or the first divergence."""
-        record, state = self._deal(setup)
-        if state is None:
-            return record
-        while state.get("to_act") is not None and len(record.exchanges) < MAX_STEPS:
-            state = self._step(record, state, next_move(choose, setup, state))
-            if record.divergence is not None:
-                return record
-        if state.get("street") == "complete":
-            move = after_end_move(choose, setup, state)
-            if move is not None:
-                self._step(record, state, move)
-        return record
-
-    def _step(self, record: HandRecord, state: Mapping[str, Any], move: Move) -> Mapping[str, Any]:
-        ref, eng = self.ask(record, RequestType.ACT, move.request_fields())
-        if self._record(record, Exchange(kind=ExchangeKind.ACT, move=move, reference=ref, engine=eng)):
-            return state
+    def _send_move(self, record: HandRecord, sent: list[_Sent], state: Mapping[str, Any], move: Move) -> Mapping[str, Any]:
+        """Send one action (and `state` after a refusal); the reference's state after it."""
+        ref = self._send(record, sent, RequestType.ACT, move.request_fields(), move)
         if ref.get("ok"):
             new_state: Mapping[str, Any] = ref["state"]
             return new_state
-        unchanged, after = self.ask(record, RequestType.STATE, {}, known=state)
-        self._record(record, Exchange(kind=ExchangeKind.STATE, move=None, reference=unchanged, engine=after))
+        self._send(record, sent, RequestType.STATE, {}, None, known={"ok": True, "state": state})
         return state
+
+    def _send(self, record: HandRecord, sent: list[_Sent], kind: RequestType, fields: Mapping[str, Any],
+              move: Move | None, known: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Write the request to the engine, then let the reference answer it (its state is `known` for `state`)."""
+        try:
+            pending = self.engine.send(kind, fields)
+        except EngineError as exc:
+            # An engine that died on an earlier request shows it here, at the next write: its
+            # owed answers come first, so the request that broke it is the one reported.
+            self._compare(record, sent)
+            raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
+        self.requests += 1
+        ref = known if known is not None else self._reference_answer(record, kind, fields)
+        sent.append(_Sent(kind=kind, fields=fields, move=move, reference=ref, pending=pending))
+        return ref
+
+    def _reference_answer(self, record: HandRecord, kind: RequestType, fields: Mapping[str, Any]) -> dict[str, Any]:
+        """The reference's answer without its `seq`, straight from `Server.handle` (no JSON in between)."""
+        self._reference_seq += 1
+        try:
+            answer = self.reference.handle({"type": kind.value, "seq": self._reference_seq, **fields})
+        except Exception:  # a reference-engine bug: report it as ours, with the traceback
+            problem = EngineError(Problem.CRASH, "the in-process reference engine raised an exception",
+                                  stderr=traceback.format_exc())
+            raise ReferenceFailed(problem, record) from None
+        return _strip(answer)
+
+    # --- second pass: read the engine's answers in order and compare -------------------------
+
+    def _compare(self, record: HandRecord, sent: list[_Sent]) -> None:
+        for item in sent:
+            try:
+                engine = read_answer(self.engine, item.pending, item.reference, self.checker)
+            except EngineError as exc:
+                raise EngineMisbehaved(exc, record, {"type": item.kind.value, **item.fields}) from None
+            if self.checker.reference_problem is not None:
+                problem = EngineError(Problem.BAD_RESPONSE, "the reference's state breaks the protocol schema: "
+                                                            f"{self.checker.reference_problem}")
+                raise ReferenceFailed(problem, record)
+            if record.divergence is not None or record.skipped is not None:
+                continue  # sent before the divergence was known: read, checked, not compared
+            self._take(record, item, _strip(engine))
+
+    def _drain(self, sent: list[_Sent]) -> None:
+        """Read the answers still owed when a hand is abandoned, so the next one starts in step.
+
+        An engine that fails here is failing anyway: its next request reports it.
+        """
+        for item in sent:
+            if item.pending.raw:
+                continue
+            try:
+                self.engine.receive_line(item.pending)
+            except EngineError:
+                return
+
+    def _take(self, record: HandRecord, item: _Sent, engine: dict[str, Any]) -> None:
+        if item.kind is RequestType.NEW_HAND:
+            if not engine.get("ok") and (engine.get("error") or {}).get("reason") == ErrorReason.UNSUPPORTED.value:
+                record.skipped = str((engine.get("error") or {}).get("message", ""))
+                return
+            self._record(record, Exchange(kind=ExchangeKind.SETUP, move=None, reference=item.reference, engine=engine))
+        elif item.kind is RequestType.ACT:
+            self._record(record, Exchange(kind=ExchangeKind.ACT, move=item.move, reference=item.reference, engine=engine))
+        else:
+            self._record(record, Exchange(kind=ExchangeKind.STATE, move=None, reference=item.reference, engine=engine))
 
     @staticmethod
     def _record(record: HandRecord, exchange: Exchange) -> bool:

@@ -1,29 +1,31 @@
 """Talking to the engine under test during the search, as cheaply as correctness allows.
 
-Two things `EngineClient.request` cannot do (it uses the client's internals until the client
-offers them; see docs/fuzzing.md, "Speed"):
+What `EngineClient.request` does not do on its own:
 
-- **Split a request**: write it now, read the answer later, so the in-process reference computes
-  while the engine works.
-- **Skip re-validating an answer identical to the reference's.** Every answer of the engine is
+- **Pipelining**: the search writes each request as soon as the reference has decided it and
+  reads the engine's answers later, in order (`EngineClient.send` / `receive_line`), so the two
+  processes work at the same time instead of waiting for each other.
+- **Skip re-validating an answer that is the reference's.** Every answer of the engine is
   checked against the protocol schema. Checking a whole state costs more than the reference's own
-  move, yet most answers are exactly the reference's state. An answer that is, type for type and
-  key for key, `{"seq": <int>, "ok": true, "state": S}` with S identical to the reference's
-  state is valid exactly when the reference's state is, so the schema is run on the reference's
-  state instead, every `REFERENCE_CHECK_EVERY`-th time (the reference's schema conformance is
-  tested on its own; the sample keeps this assumption checked during the run). The shortcut is
-  used only while the schema's `response_state` and `seq` are exactly the shapes this reasoning
-  relies on; any other answer is validated in full, as the client would.
+  move, yet most answers are exactly the reference's state. An answer line that is byte for byte
+  the reference's answer (as `studcheck serve` would encode it, with the engine's `seq`), or that
+  parses to `{"seq": <int>, "ok": true, "state": S}`, type for type and key for key, with S
+  identical to the reference's state, is valid exactly when the reference's state is, so the
+  schema is run on the reference's state instead, every `REFERENCE_CHECK_EVERY`-th time (the
+  reference's schema conformance is tested on its own; the sample keeps this assumption checked
+  during the run). The shortcut is used only while the schema's `response_state` and `seq` are
+  exactly the shapes this reasoning relies on; any other answer is validated in full, as the
+  client would.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from studcheck.protocol.client import EngineClient, EngineError, Problem, truncate
-from studcheck.protocol.messages import RequestType, protocol_schema, response_kind, schema_problem
+from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, truncate
+from studcheck.protocol.messages import RequestType, encode, protocol_schema, response_kind, schema_problem
 
 REFERENCE_CHECK_EVERY = 16
 _RESPONSE_STATE = {"type": "object", "required": ["seq", "ok", "state"],
@@ -31,8 +33,7 @@ _RESPONSE_STATE = {"type": "object", "required": ["seq", "ok", "state"],
                                   "state": {"$ref": "#/$defs/state"}}}
 _SEQ = {"type": "integer", "minimum": 0}
 _ENVELOPE = frozenset({"seq", "ok", "state"})
-
-Finish = Callable[[Mapping[str, Any] | None], dict[str, Any]]
+_ANSWER = frozenset({"ok", "state"})
 
 
 @lru_cache(maxsize=1)
@@ -88,12 +89,17 @@ class Checker:
         self.shortcuts = 0
         self.reference_problem: str | None = None  # a sampled reference state breaks the schema: a studcheck bug
 
+    def same_as_reference(self, reference_state: Mapping[str, Any]) -> None:
+        """An answer was found to be the reference's state: sample the reference's own conformance."""
+        self.shortcuts += 1
+        if self.shortcuts % REFERENCE_CHECK_EVERY == 1 and self.reference_problem is None:
+            self.reference_problem = schema_problem("response_state", {"seq": 0, "ok": True, "state": reference_state})
+
     def check(self, kind: RequestType, response: dict[str, Any], raw: bytes,
               reference_state: Mapping[str, Any] | None) -> None:
         if _is_reference_state(response, reference_state):
-            self.shortcuts += 1
-            if self.shortcuts % REFERENCE_CHECK_EVERY == 1 and self.reference_problem is None:
-                self.reference_problem = schema_problem("response_state", {"seq": 0, "ok": True, "state": reference_state})
+            assert reference_state is not None
+            self.same_as_reference(reference_state)
             return
         problem = schema_problem(response_kind(kind, response).value, response)
         if problem is not None:
@@ -102,21 +108,25 @@ class Checker:
                               line=line)
 
 
-def begin(client: EngineClient, kind: RequestType, fields: Mapping[str, Any], checker: Checker) -> Finish:
-    """Send one request now; the returned function reads and checks the answer, given the reference's state.
+def read_answer(client: EngineClient, pending: Pending, reference: Mapping[str, Any], checker: Checker) -> dict[str, Any]:
+    """The engine's checked answer to `pending`; `reference` is the reference's answer (no `seq`).
 
     The client's envelope checks (JSON, seq, `ok`) apply; the schema check is the checker's.
     """
-    pending = client.send(kind, fields)
-
-    def finish(reference_state: Mapping[str, Any] | None) -> dict[str, Any]:
-        response = client.receive(pending, schema=False)
-        if client.validate:
-            try:
-                checker.check(kind, response, pending.raw, reference_state)
-            except EngineError as exc:
-                exc.stderr = exc.stderr or client.stderr_tail()
-                raise
-        return response
-
-    return finish
+    raw = client.receive_line(pending)
+    reference_state = reference.get("state") if reference.get("ok") is True else None
+    if reference_state is not None and reference.keys() == _ANSWER and shortcut_is_sound():
+        expected = {"seq": pending.seq, **reference}
+        if raw == encode(expected):  # what `studcheck serve` writes: nothing to parse or compare
+            pending.entry["response"] = expected
+            if client.validate:
+                checker.same_as_reference(reference_state)
+            return expected
+    response = client.check(pending, schema=False)
+    if client.validate:
+        try:
+            checker.check(pending.kind, response, raw, reference_state)
+        except EngineError as exc:
+            exc.stderr = exc.stderr or client.stderr_tail()
+            raise
+    return response

@@ -77,7 +77,7 @@ class Transport(Protocol):
 
     def start(self) -> None: ...
 
-    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT) -> None: ...
+    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT, *, answers_due: int = 0) -> None: ...
 
     def receive(self, timeout: float) -> bytes: ...
 
@@ -148,12 +148,17 @@ class SubprocessTransport:
         except (OSError, ValueError):
             return
 
-    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """Write one request; refuse first if the engine wrote something nobody asked for."""
+    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT, *, answers_due: int = 0) -> None:
+        """Write one request; refuse first if the engine wrote something nobody asked for.
+
+        `answers_due` counts earlier requests not answered yet (pipelining): lines waiting then are
+        answers, and an extra one shows up later as an answer with the wrong `seq`.
+        """
         process = self._process
         if process is None or process.stdin is None:
             raise EngineError(Problem.CRASH, "the engine is not running")
-        self._check_unsolicited()
+        if not answers_due:
+            self._check_unsolicited()
         try:
             _write_all(process.stdin, line, timeout)
         except TimeoutError:
@@ -247,15 +252,26 @@ class SubprocessTransport:
 
 
 def _write_all(stream: IO[bytes], data: bytes, timeout: float) -> None:
-    """Write without ever blocking longer than `timeout` (an engine that stops reading cannot hang us)."""
+    """Write without ever blocking longer than `timeout` (an engine that stops reading cannot hang us).
+
+    A request fits in the pipe's buffer almost always, so one non-blocking write is tried before
+    a selector (which costs more than the write) is set up to wait for room.
+    """
     if os.name != "posix":
         stream.write(data)
         stream.flush()
         return
     fd = stream.fileno()
-    os.set_blocking(fd, False)
+    if os.get_blocking(fd):
+        os.set_blocking(fd, False)
+    try:
+        written = os.write(fd, data)
+    except BlockingIOError:
+        written = 0
+    if written == len(data):
+        return
     deadline = time.monotonic() + timeout
-    view = memoryview(data)
+    view = memoryview(data)[written:]
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_WRITE)
         while view:
@@ -287,7 +303,7 @@ class InProcessTransport:
             self._server = self._factory()
         self._pending = []
 
-    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT, *, answers_due: int = 0) -> None:
         if self._server is None:
             raise EngineError(Problem.CRASH, "the engine is not running")
         try:
@@ -330,6 +346,7 @@ class Pending:
     """A request sent and not yet answered (see `EngineClient.send`)."""
 
     kind: RequestType
+    seq: int
     entry: dict[str, Any]
     transport: Transport
     raw: bytes = b""
@@ -354,6 +371,7 @@ class EngineClient:
         self.harness = harness
         self._transport: Transport | None = None
         self._seq = 0
+        self._due = 0  # requests sent and not yet answered (more than one when pipelining)
         self.info: EngineInfo | None = None
         self.transcript: list[dict[str, Any]] = []
         self.restarts = 0
@@ -366,6 +384,7 @@ class EngineClient:
         """Start the engine and handshake; raises EngineError if either fails."""
         transport = self._factory()
         self._transport = transport
+        self._due = 0
         try:
             transport.start()
             response = self.request(RequestType.HELLO, {"protocol": PROTOCOL, "harness": self.harness}, timeout=self.startup_timeout)
@@ -405,7 +424,11 @@ class EngineClient:
         return self.receive(self.send(kind, fields, timeout=timeout), timeout=timeout)
 
     def send(self, kind: RequestType, fields: Mapping[str, Any], *, timeout: float | None = None) -> Pending:
-        """Send one request now; `receive` reads its answer, so work can overlap the engine's."""
+        """Send one request now; `receive` reads its answer, so work can overlap the engine's.
+
+        Several requests may be sent before their answers are read (pipelining); answers are
+        then read in the order the requests were sent.
+        """
         transport = self._transport
         if transport is None:
             raise EngineError(Problem.CRASH, "the engine is not running")
@@ -414,23 +437,39 @@ class EngineClient:
         entry: dict[str, Any] = {"request": message}
         self.transcript.append(entry)
         try:
-            transport.send(encode(message), self.timeout if timeout is None else timeout)
+            transport.send(encode(message), self.timeout if timeout is None else timeout, answers_due=self._due)
         except EngineError as exc:
             exc.stderr = exc.stderr or transport.stderr_tail()
             raise
-        return Pending(kind=kind, entry=entry, transport=transport)
+        self._due += 1
+        return Pending(kind=kind, seq=self._seq, entry=entry, transport=transport)
 
     def receive(self, pending: Pending, *, timeout: float | None = None, schema: bool = True) -> dict[str, Any]:
         """Read and check the answer to `pending` (the schema check too, unless `schema` is false)."""
+        self.receive_line(pending, timeout=timeout)
+        return self.check(pending, schema=schema)
+
+    def receive_line(self, pending: Pending, *, timeout: float | None = None) -> bytes:
+        """Read the answer line to `pending` unchecked (`check` checks it); also kept as `pending.raw`."""
         transport = pending.transport
+        self._due = max(0, self._due - 1)
         try:
             pending.raw = transport.receive(self.timeout if timeout is None else timeout)
-            return self._check(pending.kind, pending.raw, pending.entry, schema=schema)
         except EngineError as exc:
             exc.stderr = exc.stderr or transport.stderr_tail()
             raise
+        return pending.raw
 
-    def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any], *, schema: bool = True) -> dict[str, Any]:
+    def check(self, pending: Pending, *, schema: bool = True) -> dict[str, Any]:
+        """Parse and check the answer line read for `pending`: JSON, seq, `ok`, and (if `schema`) the schema."""
+        try:
+            return self._check(pending.kind, pending.raw, pending.entry, pending.seq, schema=schema)
+        except EngineError as exc:
+            exc.stderr = exc.stderr or pending.transport.stderr_tail()
+            raise
+
+    def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any], seq: int, *,
+               schema: bool = True) -> dict[str, Any]:
         try:
             response = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
@@ -439,10 +478,10 @@ class EngineClient:
         entry["response"] = response
         if not isinstance(response, dict):
             raise EngineError(Problem.BAD_RESPONSE, "the engine's answer is not a JSON object", line=_show(raw))
-        if response.get("seq") != self._seq:
+        if response.get("seq") != seq:
             raise EngineError(
                 Problem.WRONG_SEQ,
-                f"the engine answered seq {response.get('seq')!r} to request seq {self._seq}",
+                f"the engine answered seq {response.get('seq')!r} to request seq {seq}",
                 line=_show(raw),
             )
         if not isinstance(response.get("ok"), bool):

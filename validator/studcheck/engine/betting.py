@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from studcheck.cards import FULL_DECK, Card, Rank
+from studcheck.cards import FULL_DECK, Card
 from studcheck.engine.errors import Reason
 from studcheck.evaluate import exposed_high_key, exposed_low_key
 from studcheck.rules import ActionType, BringInTie, FirstActorTie, HeadsUp, Options, Street, Variant
@@ -212,12 +212,11 @@ def _pay_to(seat: SeatState, amount: int) -> None:
 # --- who acts first -------------------------------------------------------------------------
 
 
-def _low_rank(card: Card) -> int:
-    return 1 if card.rank is Rank.ACE else int(card.rank)
-
-
 def _card_key(card: Card, ace_low: bool) -> tuple[int, int]:
-    return (_low_rank(card) if ace_low else int(card.rank), card.suit.order)
+    """(rank, suit order), the ace ranked 1 when `ace_low`; read from the index (rank - 2) * 4 + suit
+    order, which is cheaper than the Rank and Suit enum properties."""
+    rank = (card.index >> 2) + 2
+    return (1 if ace_low and rank == 14 else rank, card.index & 3)
 
 
 def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card]) -> int:
@@ -226,9 +225,9 @@ def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card
     by_suit = options.bring_in_tie is BringInTie.SUIT
 
     def badness(seat: int) -> tuple[int, int, int]:
-        card = door_cards[seat]
-        rank = _low_rank(card) if razz else -int(card.rank)
-        suit = card.suit.order if razz else -card.suit.order
+        rank, suit = _card_key(door_cards[seat], razz)
+        if not razz:
+            rank, suit = -rank, -suit
         return (rank, suit if by_suit else 0, -seat)
 
     return max(door_cards, key=badness)

@@ -43,6 +43,14 @@ class Dealer:
         self._position += 1
         return card
 
+    def take_many(self, count: int) -> list[Card]:
+        """The next `count` cards from the top, in order."""
+        start = self._position
+        self._position = start + count
+        if self._position > len(self._stub):
+            raise IndexError("the stub has fewer cards than that")
+        return self._stub[start : self._position]
+
     def burn(self) -> Card:
         card = self.take()
         self.burns.append(card)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from studcheck.cards import Card
@@ -38,6 +39,7 @@ NEXT_STREET = {
     Street.SIXTH: Street.SEVENTH,
 }
 SMALL_BET_STREETS = (Street.THIRD, Street.FOURTH)
+_CARD_INDEX = attrgetter("index")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -128,7 +130,7 @@ class Hand:
         """Apply one action, or raise IllegalAction and change nothing."""
         legal = self._check(action)
         self._legal = None
-        self._log("action", seat=action.seat, action=action.action.value, amount=legal.amount)
+        self.events.append({"event": "action", "seat": action.seat, "action": action.action.value, "amount": legal.amount})
         if self.street is Street.SHOWDOWN:
             self._apply_showdown(action)
         else:
@@ -230,24 +232,28 @@ class Hand:
 
     # --- antes and dealing --------------------------------------------------------------------
 
-    def _log(self, event: str, **fields: Any) -> None:
-        self.events.append({"event": event, **fields})
-
     def _post_antes(self) -> None:
-        for seat in self.seats.values():
-            amount = min(self.stakes.ante, seat.stack)
+        ante = self.stakes.ante
+        log = self.events.append
+        for seat in self._seat_list:
+            amount = min(ante, seat.stack)
             if amount:
                 seat.stack -= amount
                 seat.total += amount
-                self._log("ante", seat=seat.seat, amount=amount)
+                log({"event": "ante", "seat": seat.seat, "amount": amount})
 
     def _deal_third(self) -> None:
-        for face in ("down", "down", "up"):
-            for seat in self.seats.values():
-                card = self._dealer.take()
-                (seat.down if face == "down" else seat.up).append(card)
-                self._log("deal", seat=seat.seat, card=str(card), face=face)
-        doors = {seat.seat: seat.up[0] for seat in self.seats.values()}
+        """Two down cards and a door card to every seat: three rounds, each from the lowest seat."""
+        seats = self._seat_list
+        count = len(seats)
+        cards = self._dealer.take_many(3 * count)
+        log = self.events.append
+        for round_index, face in enumerate(("down", "down", "up")):
+            dealt = cards[round_index * count : (round_index + 1) * count]
+            for seat, card in zip(seats, dealt):
+                (seat.up if face == "up" else seat.down).append(card)
+                log({"event": "deal", "seat": seat.seat, "card": card.text, "face": face})
+        doors = {seat.seat: seat.up[0] for seat in seats}
         self.bring_in_seat = betting.bring_in_seat(self.variant, self.options, doors)
 
     def _live(self) -> list[SeatState]:
@@ -255,28 +261,28 @@ class Hand:
 
     def _deal_street(self) -> None:
         self.street = NEXT_STREET[self.street]
-        self._log("street", street=self.street.value)
+        self.events.append({"event": "street", "street": self.street.value})
         live = self._live()
         if self.street is Street.SEVENTH:
             deal = self._dealer.deal_seventh([s.seat for s in live], self.options)
             if deal.remade:
-                self._log("remake")
+                self.events.append({"event": "remake"})
             if deal.burn is not None:
-                self._log("burn", card=str(deal.burn))
+                self.events.append({"event": "burn", "card": deal.burn.text})
             if deal.community is not None:
                 self.community = deal.community
-                self._log("community", card=str(deal.community))
+                self.events.append({"event": "community", "card": deal.community.text})
             for seat_number, card in deal.cards.items():
                 self.seats[seat_number].down.append(card)
-                self._log("deal", seat=seat_number, card=str(card), face="down")
+                self.events.append({"event": "deal", "seat": seat_number, "card": card.text, "face": "down"})
             return
         self.fourth_dealt = True
         if self.options.burn_cards:
-            self._log("burn", card=str(self._dealer.burn()))
+            self.events.append({"event": "burn", "card": self._dealer.burn().text})
         for seat in live:
             card = self._dealer.take()
             seat.up.append(card)
-            self._log("deal", seat=seat.seat, card=str(card), face="up")
+            self.events.append({"event": "deal", "seat": seat.seat, "card": card.text, "face": "up"})
 
     # --- betting rounds -----------------------------------------------------------------------
 
@@ -382,7 +388,7 @@ class Hand:
             top.committed -= excess
             top.total -= excess
             self.returned[top.seat] = self.returned.get(top.seat, 0) + excess
-            self._log("return", seat=top.seat, amount=excess)
+            self.events.append({"event": "return", "seat": top.seat, "amount": excess})
         for seat in self.seats.values():
             seat.committed = 0
         self.to_act = None
@@ -392,7 +398,7 @@ class Hand:
 
     def _begin_showdown(self) -> None:
         self.street = Street.SHOWDOWN
-        self._log("street", street=self.street.value)
+        self.events.append({"event": "street", "street": self.street.value})
         live_order = [seat for seat in self.order if not self.seats[seat].folded]
         if self.seventh_aggressor is not None and not self.seats[self.seventh_aggressor].folded:
             first = self.seventh_aggressor
@@ -450,10 +456,10 @@ class Hand:
         for seat_number, amount in returned.items():
             self.seats[seat_number].stack += amount
             self.returned[seat_number] = self.returned.get(seat_number, 0) + amount
-            self._log("return", seat=seat_number, amount=amount)
+            self.events.append({"event": "return", "seat": seat_number, "amount": amount})
         rake = showdown.take_rake(pots, self.options) if self.options.rake_percent and self.fourth_dealt else 0
         if rake:
-            self._log("rake", amount=rake)
+            self.events.append({"event": "rake", "amount": rake})
         for index, pot in enumerate(pots):
             shown = [seat for seat in pot.eligible if self.seats[seat].shown]
             unmucked = [seat for seat in pot.eligible if not self.seats[seat].mucked]
@@ -463,7 +469,7 @@ class Hand:
             for half, shares in (("winners", pot.winners), ("high", pot.high), ("low", pot.low)):
                 for seat_number, amount in shares.items():
                     self.seats[seat_number].stack += amount
-                    self._log("award", pot=index, seat=seat_number, amount=amount, half=half)
+                    self.events.append({"event": "award", "pot": index, "seat": seat_number, "amount": amount, "half": half})
         self.street = Street.COMPLETE
         self.to_act = None
         self.round = None
@@ -498,9 +504,10 @@ class Hand:
 def _validate_deck(deck: Sequence[Card], remade_stub: Sequence[Card] | None) -> None:
     if len(deck) != 52:
         raise SetupError("deck", f"must list all 52 cards, got {len(deck)}")
-    if any(not isinstance(card, Card) for card in deck):
+    # The type set is a C-speed check of the usual case; anything else gets the exact test.
+    if set(map(type, deck)) != {Card} and any(not isinstance(card, Card) for card in deck):
         raise SetupError("deck", "must contain cards")
-    if len(set(deck)) != 52:
+    if len(set(map(_CARD_INDEX, deck))) != 52:  # equal cards have equal indices (Card.__hash__)
         seen: set[Card] = set()
         for card in deck:
             if card in seen:

@@ -40,6 +40,10 @@ NEXT_STREET = {
 }
 SMALL_BET_STREETS = (Street.THIRD, Street.FOURTH)
 _CARD_INDEX = attrgetter("index")
+# Enum members read on every action: a module global is several times cheaper to read in CPython
+# than an attribute of the enum class.
+_SEVENTH, _SHOWDOWN, _COMPLETE = Street.SEVENTH, Street.SHOWDOWN, Street.COMPLETE
+_FOLD, _CHECK, _CALL, _BRING_IN = ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BRING_IN
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,6 +68,16 @@ class LegalAction:
 def _legal(kind: ActionType, amount: int | None) -> LegalAction:
     """Legal actions are immutable values: share them instead of building new ones each step."""
     return LegalAction(action=kind, amount=amount)
+
+
+@lru_cache(maxsize=4096)
+def _legal_list(pairs: tuple[tuple[ActionType, int | None], ...]) -> tuple[LegalAction, ...]:
+    """Whole legal lists repeat too (fold, call 5, raise 10): one cache look-up per decision."""
+    return tuple([_legal(kind, amount) for kind, amount in pairs])
+
+
+# The JSON name of every action kind; a dict look-up is cheaper than the enum's `.value` property.
+_KIND_TEXT = {kind: kind.value for kind in ActionType}
 
 
 class Hand:
@@ -118,20 +132,20 @@ class Hand:
 
     @property
     def is_over(self) -> bool:
-        return self.street is Street.COMPLETE
+        return self.street is _COMPLETE
 
     def legal_actions(self) -> tuple[LegalAction, ...]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = tuple(self._compute_legal())
+            legal = self._legal = self._compute_legal()
         return legal
 
     def apply(self, action: Action) -> None:
         """Apply one action, or raise IllegalAction and change nothing."""
         legal = self._check(action)
         self._legal = None
-        self.events.append({"event": "action", "seat": action.seat, "action": action.action.value, "amount": legal.amount})
-        if self.street is Street.SHOWDOWN:
+        self.events.append({"event": "action", "seat": action.seat, "action": _KIND_TEXT[legal.action], "amount": legal.amount})
+        if self.street is _SHOWDOWN:
             self._apply_showdown(action)
         else:
             self._apply_betting(action.seat, legal)
@@ -170,15 +184,14 @@ class Hand:
 
     # --- checking an action ------------------------------------------------------------------
 
-    def _compute_legal(self) -> list[LegalAction]:
+    def _compute_legal(self) -> tuple[LegalAction, ...]:
         if self.to_act is None:
-            return []
+            return ()
         seat = self.seats[self.to_act]
-        if self.street is Street.SHOWDOWN:
-            options = [_legal(ActionType.SHOW, None)]
-            if not self._must_show(seat.seat):
-                options.append(_legal(ActionType.MUCK, None))
-            return options
+        if self.street is _SHOWDOWN:
+            if self._must_show(seat.seat):
+                return (_legal(ActionType.SHOW, None),)
+            return (_legal(ActionType.SHOW, None), _legal(ActionType.MUCK, None))
         assert self.round is not None
         pairs = betting.legal_actions(
             seat,
@@ -187,9 +200,20 @@ class Hand:
             bring_in=self.stakes.bring_in,
             is_bring_in_seat=seat.seat == self.bring_in_seat,
         )
-        return [_legal(kind, amount) for kind, amount in pairs]  # already in the canonical order
+        return _legal_list(tuple(pairs))  # already in the canonical order
 
     def _check(self, action: Action) -> LegalAction:
+        """The legal action `action` stands for: the usual case (the seat to act, a listed kind
+        and amount) is matched in one pass; everything else goes through the full checks."""
+        if action.seat == self.to_act and self.street is not _COMPLETE:
+            kind, amount = action.action, action.amount
+            for legal in self.legal_actions():
+                if legal.action is kind and (legal.amount == amount or (amount is None and kind is _CALL)):
+                    return legal
+        return self._check_fully(action)
+
+    def _check_fully(self, action: Action) -> LegalAction:
+        """Every check in the order of the reason codes: the first that fails names the refusal."""
         if self.is_over:
             raise IllegalAction(Reason.HAND_OVER, "the hand is over")
         if action.seat not in self.seats:
@@ -289,9 +313,9 @@ class Hand:
     def _start_round(self) -> None:
         """Start this street's betting, or run the board out when fewer than two can bet."""
         while True:
-            bettors = [s for s in self._live() if s.can_bet]
-            if len(bettors) >= 2:
-                self._open_round(len(bettors))
+            bettors = betting.count_bettors(self._seat_list)
+            if bettors >= 2:
+                self._open_round(bettors)
                 return
             if self.street is Street.SEVENTH:
                 self._begin_showdown()
@@ -337,33 +361,27 @@ class Hand:
 
     def _next_to_act(self, start: int, *, include_start: bool) -> int | None:
         assert self.round is not None
-        seats = self._seat_list
-        count = len(seats)
         first = self.order.index(start) + (0 if include_start else 1)
-        for step in range(count):
-            seat = seats[(first + step) % count]
-            if betting.needs_to_act(seat, self.round, seats):
-                return seat.seat
-        return None
+        return betting.next_to_act(self._seat_list, first, self.round)
 
     def _apply_betting(self, seat_number: int, legal: LegalAction) -> None:
         assert self.round is not None
         seat = self.seats[seat_number]
         kind = legal.action
-        if kind is ActionType.FOLD:
+        if kind is _FOLD:
             seat.folded = True
             self._live_count -= 1
-        elif kind is ActionType.CHECK:
+        elif kind is _CHECK:
             betting.apply_check(seat, self.round)
-        elif kind is ActionType.CALL:
+        elif kind is _CALL:
             betting.apply_call(seat, self.round)
-        elif kind is ActionType.BRING_IN:
+        elif kind is _BRING_IN:
             assert legal.amount is not None
             betting.apply_bring_in(seat, self.round, legal.amount, self.stakes.bring_in)
         else:
             assert legal.amount is not None
             betting.apply_wager(seat, self.round, legal.amount, self._seat_list)
-            if self.street is Street.SEVENTH:
+            if self.street is _SEVENTH:
                 self.seventh_aggressor = seat_number
         if self._live_count == 1:
             self._end_round()
@@ -372,7 +390,7 @@ class Hand:
         self.to_act = self._next_to_act(seat_number, include_start=False)
         if self.to_act is None:
             self._end_round()
-            if self.street is Street.SEVENTH:
+            if self.street is _SEVENTH:
                 self._begin_showdown()
             else:
                 self._deal_street()

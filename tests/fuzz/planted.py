@@ -93,7 +93,7 @@ def _crash(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     if request.get("type") == "act":
         _acts += 1
         if _acts == 40:
-            print("segmentation fault (core dumped)", file=sys.stderr, flush=True)
+            print(f"segmentation fault (core dumped) on seq {request.get('seq')}", file=sys.stderr, flush=True)
             os._exit(139)
     return server.handle(request)
 

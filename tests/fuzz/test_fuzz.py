@@ -7,6 +7,7 @@ They run in process (fast) except in the CLI tests, which run them as real subpr
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -196,7 +197,13 @@ def test_cli_engine_crash_is_reported_not_a_traceback(tmp_path: Path) -> None:
     done = cli("--engine", command("crash"), "--hands", "50", cwd=tmp_path)
     assert done.returncode == 1
     assert "ENGINE ERROR (crash)" in done.stdout
-    assert "segmentation fault" in done.stdout
+    died_on = re.search(r"segmentation fault \(core dumped\) on seq (\d+)", done.stdout)
+    assert died_on is not None, done.stdout
+    # Requests are pipelined: the crash is noticed at a later write or read, but the request reported
+    # is the one the engine died on.
+    prefix = "  request (the first one left unanswered): "
+    request = next(line for line in done.stdout.splitlines() if line.startswith(prefix))
+    assert json.loads(request.removeprefix(prefix))["seq"] == int(died_on.group(1)), done.stdout
     assert "Traceback" not in done.stdout + done.stderr
 
 

@@ -121,3 +121,46 @@ def test_writing_to_an_engine_that_never_reads_times_out() -> None:
     assert time.monotonic() - started < 5
     process.kill()
     process.wait()
+
+
+@pytest.mark.parametrize("transport", ["subprocess", "in_process"])
+def test_pipelined_requests_are_answered_in_order_with_their_own_seq(transport: str) -> None:
+    client = EngineClient(lambda: SubprocessTransport(SERVE)) if transport == "subprocess" else EngineClient(InProcessTransport)
+    client.start()
+    try:
+        pending = [client.send(RequestType.STATE, {}, defer=True) for _ in range(5)]
+        pending.append(client.send(RequestType.HELLO, {"protocol": 1, "harness": "t"}, defer=True))
+        client.flush()
+        answers = [client.receive(item) for item in pending]
+    finally:
+        client.stop()
+    assert [answer["seq"] for answer in answers] == [item.seq for item in pending]
+    assert len(set(item.seq for item in pending)) == 6
+    assert all(answer["error"]["reason"] == "no_hand" for answer in answers[:5])
+    assert answers[5]["ok"] is True and answers[5]["protocol"] == 1
+
+
+def test_a_second_answer_is_caught_while_pipelining_too() -> None:
+    """Unsolicited lines cannot be told apart from owed answers while answers are owed: the extra
+    answer then arrives where the next one is due, and its seq gives it away."""
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "double_answer.py")]))
+    client.start()
+    try:
+        deal = client.send(RequestType.NEW_HAND, new_hand_fields(), defer=True)
+        state = client.send(RequestType.STATE, {}, defer=True)
+        assert client.receive(deal)["ok"] is True
+        with pytest.raises(EngineError) as caught:
+            client.receive(state)
+    finally:
+        client.stop(polite=False)
+    assert caught.value.problem is Problem.WRONG_SEQ
+    assert f"to request seq {state.seq}" in caught.value.message
+
+
+def new_hand_fields() -> dict[str, Any]:
+    from studcheck.cards import FULL_DECK
+
+    return {"variant": "stud_high", "options": Options().to_json(),
+            "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
+            "seats": [{"seat": 1, "stack": 100}, {"seat": 2, "stack": 100}],
+            "deck": [str(card) for card in FULL_DECK], "remade_stub": None, "label": "pipelined"}

@@ -245,15 +245,24 @@ class _Sent:
     pending: Pending
 
 
+@dataclass(kw_only=True)
+class Planned:
+    """A hand the reference has played and whose requests went to the engine; `Table.settle` compares."""
+
+    record: HandRecord
+    sent: list[_Sent]
+    unsent: EngineError | None = None  # the write failed (reported once earlier answers are read)
+
+
 class Table:
     """The engine under test and the in-process reference, playing the same hands.
 
-    A hand is played in two passes. While the reference decides the hand (the next move always
-    depends on the reference's state only), each request is written to the engine at once; then
-    the engine's answers are read in order and compared, and the first difference is the
-    divergence. The engine works while the reference does (pipelining). Requests after a
-    divergence were already sent: their answers are read and checked against the protocol but not
-    compared, and the next `new_hand` starts afresh.
+    A hand is played in two passes. `deal_out`: the reference plays the whole hand (the next move
+    always depends on the reference's state only) and its requests go to the engine in one write.
+    `settle`: the engine's answers are read in order and compared; the first difference is the
+    divergence. In between, the caller may deal out the next hand, so the engine answers one hand
+    while the reference plays the next (pipelining). Requests after a divergence were already
+    sent: their answers are read and checked against the protocol but not compared.
     """
 
     def __init__(self, engine: EngineClient, reference: Server | None = None) -> None:
@@ -266,7 +275,12 @@ class Table:
 
     def play(self, setup: HandSetup, choose: Chooser) -> HandRecord:
         """Play one hand until it ends, the step limit, or the first divergence."""
-        record, sent = HandRecord(setup=setup), list[_Sent]()
+        return self.settle(self.deal_out(setup, choose))
+
+    def deal_out(self, setup: HandSetup, choose: Chooser) -> Planned:
+        """The reference plays the hand; its requests go to the engine (answers not read yet)."""
+        planned = Planned(record=HandRecord(setup=setup), sent=[])
+        record, sent = planned.record, planned.sent
         try:
             state = self._deal(record, sent)
             while state.get("to_act") is not None and len(sent) < MAX_STEPS:
@@ -276,25 +290,41 @@ class Table:
                 if move is not None:
                     self._send_move(record, sent, state, move)
         except BaseException:  # e.g. Hypothesis ran out of recorded choices while shrinking
-            self._drain(sent)
+            self.engine.flush_discard()
             raise
-        self._compare(record, sent)
-        return record
+        self._flush(planned)
+        return planned
 
     def replay(self, setup: HandSetup, moves: Sequence[Move]) -> HandRecord:
         """Play exactly these moves (a reduction candidate) until they run out or the hands diverge."""
-        record, sent = HandRecord(setup=setup), list[_Sent]()
-        try:
-            state = self._deal(record, sent)
-            for move in moves:
-                state = self._send_move(record, sent, state, move)
-        except BaseException:
-            self._drain(sent)
-            raise
-        self._compare(record, sent)
-        return record
+        planned = Planned(record=HandRecord(setup=setup), sent=[])
+        state = self._deal(planned.record, planned.sent)
+        for move in moves:
+            state = self._send_move(planned.record, planned.sent, state, move)
+        self._flush(planned)
+        return self.settle(planned)
 
-    # --- first pass: the reference decides, every request goes to the engine at once ----------
+    def settle(self, planned: Planned) -> HandRecord:
+        """Read the engine's answers to a dealt-out hand, in order, and compare them."""
+        self._compare(planned.record, planned.sent)
+        if planned.unsent is not None:
+            raise EngineMisbehaved(planned.unsent, planned.record, planned.sent[0].pending.entry["request"])
+        return planned.record
+
+    def discard(self, planned: Planned) -> None:
+        """Read and drop the answers to a dealt-out hand that will not be settled (the search stopped)."""
+        self.requests -= len(planned.sent)
+        for item in planned.sent:
+            try:
+                self.engine.receive_line(item.pending)
+            except EngineError:
+                return  # a broken engine: the next request (bye) finds out
+
+    def _flush(self, planned: Planned) -> None:
+        try:
+            self.engine.flush()
+        except EngineError as exc:
+            planned.unsent = exc  # the engine died on an earlier request: settling finds which
 
     def _deal(self, record: HandRecord, sent: list[_Sent]) -> Mapping[str, Any]:
         """Send `new_hand` to both; the reference's state."""
@@ -320,13 +350,10 @@ class Table:
 
     def _send(self, record: HandRecord, sent: list[_Sent], kind: RequestType, fields: Mapping[str, Any],
               move: Move | None, known: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Write the request to the engine, then let the reference answer it (its state is `known` for `state`)."""
+        """Queue the request for the engine, then let the reference answer it (its state is `known` for `state`)."""
         try:
-            pending = self.engine.send(kind, fields)
+            pending = self.engine.send(kind, fields, defer=True)
         except EngineError as exc:
-            # An engine that died on an earlier request shows it here, at the next write: its
-            # owed answers come first, so the request that broke it is the one reported.
-            self._compare(record, sent)
             raise EngineMisbehaved(exc, record, {"type": kind.value, **fields}) from None
         self.requests += 1
         ref = known if known is not None else self._reference_answer(record, kind, fields)
@@ -351,7 +378,7 @@ class Table:
             try:
                 engine = read_answer(self.engine, item.pending, item.reference, self.checker)
             except EngineError as exc:
-                raise EngineMisbehaved(exc, record, {"type": item.kind.value, **item.fields}) from None
+                raise EngineMisbehaved(exc, record, item.pending.entry["request"]) from None
             if self.checker.reference_problem is not None:
                 problem = EngineError(Problem.BAD_RESPONSE, "the reference's state breaks the protocol schema: "
                                                             f"{self.checker.reference_problem}")
@@ -359,19 +386,6 @@ class Table:
             if record.divergence is not None or record.skipped is not None:
                 continue  # sent before the divergence was known: read, checked, not compared
             self._take(record, item, _strip(engine))
-
-    def _drain(self, sent: list[_Sent]) -> None:
-        """Read the answers still owed when a hand is abandoned, so the next one starts in step.
-
-        An engine that fails here is failing anyway: its next request reports it.
-        """
-        for item in sent:
-            if item.pending.raw:
-                continue
-            try:
-                self.engine.receive_line(item.pending)
-            except EngineError:
-                return
 
     def _take(self, record: HandRecord, item: _Sent, engine: dict[str, Any]) -> None:
         if item.kind is RequestType.NEW_HAND:

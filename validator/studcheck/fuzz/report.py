@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from studcheck.fuzz.play import EngineMisbehaved, HandRecord, describe_step
 from studcheck.fuzz.search import Finding, SearchResult
 from studcheck.fuzz.shrink import Progress
-from studcheck.protocol.client import EngineClient, truncate
+from studcheck.protocol.client import EngineClient, Problem, truncate
 
 if TYPE_CHECKING:
     from studcheck.fuzz.commands import FuzzConfig
@@ -150,7 +150,10 @@ def report_misbehaviour(exc: EngineMisbehaved, say: Say) -> None:
     error = exc.error
     record = exc.record
     say(f"ENGINE ERROR ({error.problem.value}) in a hand after {len(record.exchanges)} exchanges: {error.message}")
-    say(f"  request: {truncate(json.dumps(exc.request), 600)}")
+    # Requests are pipelined: an engine that dies or stalls had the first request it left
+    # unanswered in hand (an engine that buffers its answers may have got further).
+    left = " (the first one left unanswered)" if error.problem in (Problem.CRASH, Problem.TIMEOUT) else ""
+    say(f"  request{left}: {truncate(json.dumps(exc.request), 600)}")
     if error.line:
         say(f"  engine output: {error.line}")
     tail = error.stderr.strip().splitlines()[-8:]

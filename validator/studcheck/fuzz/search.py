@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from studcheck.fuzz.choosers import RandomChooser, hand_seed
 from studcheck.fuzz.known import Known, known_reason
-from studcheck.fuzz.play import HandRecord, Signature, Table
+from studcheck.fuzz.play import HandRecord, Planned, Signature, Table
 from studcheck.fuzz.shrink import DEFAULT_SHRINK_REPLAYS, DEFAULT_SHRINK_SECONDS, Progress, Shrunk, shrink
 from studcheck.fuzz.strategies import Capabilities, draw_setup
 
@@ -62,6 +62,26 @@ class SearchConfig:
     shrink_seconds: float = DEFAULT_SHRINK_SECONDS
 
 
+@dataclass(kw_only=True)
+class _Hand:
+    """Generated hand number `number`: dealt out to the engine, then settled (compared) once."""
+
+    number: int
+    choose: RandomChooser
+    planned: Planned
+    record: HandRecord | None = None
+
+    @classmethod
+    def deal_out(cls, table: Table, caps: Capabilities, seed: int, number: int) -> _Hand:
+        choose = RandomChooser(hand_seed(seed, number))
+        return cls(number=number, choose=choose, planned=table.deal_out(draw_setup(choose, caps), choose))
+
+    def settle(self, table: Table) -> HandRecord:
+        if self.record is None:
+            self.record = table.settle(self.planned)
+        return self.record
+
+
 def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: Progress | None = None,
            on_new: Callable[[Finding], None] = lambda finding: None) -> SearchResult:
     """Play up to `config.hands` hands; shrink and hand to `on_new` the first hand of each new signature."""
@@ -69,9 +89,13 @@ def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: 
     result = SearchResult()
     elsewhere = 0.0  # seconds spent shrinking and reporting
     started = time.perf_counter()
-    for number in range(1, config.hands + 1):
-        choose = RandomChooser(hand_seed(config.seed, number))
-        record = table.play(draw_setup(choose, caps), choose)
+    ahead = _Hand.deal_out(table, caps, config.seed, 1) if config.hands else None
+    while ahead is not None:
+        current, number = ahead, ahead.number
+        # The next hand goes to the engine before this one is compared: the engine answers it
+        # while this process compares and the reference plays the one after (see Table).
+        ahead = _Hand.deal_out(table, caps, config.seed, number + 1) if number < config.hands else None
+        record = current.settle(table)
         result.hands += 1
         result.actions += record.actions
         result.refused += record.refused
@@ -89,10 +113,12 @@ def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: 
         result.findings[signature] = finding
         if finding.known is not None:
             continue
+        if ahead is not None:  # the engine must be idle and in step before shrinking talks to it
+            ahead.settle(table)
         result.requests = table.requests
         aside = time.perf_counter()
         progress.shrinking(record)
-        finding.shrunk = shrink(table, caps, record, choose.choices, seed_value=config.seed,
+        finding.shrunk = shrink(table, caps, record, current.choose.choices, seed_value=config.seed,
                                 replays=config.shrink_replays, seconds=config.shrink_seconds, progress=progress)
         on_new(finding)
         elsewhere += time.perf_counter() - aside
@@ -100,6 +126,8 @@ def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: 
         if len(result.new) >= config.max_new:
             result.stopped = number < config.hands
             break
+    if ahead is not None and ahead.record is None:
+        table.discard(ahead.planned)  # dealt out but not counted: the search stopped before it
     result.requests = table.requests
     result.seconds = time.perf_counter() - started - elsewhere
     return result

@@ -307,9 +307,9 @@ class InProcessTransport:
         if self._server is None:
             raise EngineError(Problem.CRASH, "the engine is not running")
         try:
-            request = json.loads(line)
-            response = self._server.handle(request)
-            self._pending.append(encode(response))
+            for piece in line.splitlines():  # a pipelined batch is several lines
+                if piece.strip():
+                    self._pending.append(encode(self._server.handle(json.loads(piece))))
         except Exception:  # a reference-engine bug: report it like a crashed engine
             self._log.append(traceback.format_exc())
             self._server = None
@@ -372,6 +372,7 @@ class EngineClient:
         self._transport: Transport | None = None
         self._seq = 0
         self._due = 0  # requests sent and not yet answered (more than one when pipelining)
+        self._outbox: list[bytes] = []  # deferred request lines (see `send`)
         self.info: EngineInfo | None = None
         self.transcript: list[dict[str, Any]] = []
         self.restarts = 0
@@ -385,6 +386,7 @@ class EngineClient:
         transport = self._factory()
         self._transport = transport
         self._due = 0
+        self._outbox = []
         try:
             transport.start()
             response = self.request(RequestType.HELLO, {"protocol": PROTOCOL, "harness": self.harness}, timeout=self.startup_timeout)
@@ -423,11 +425,13 @@ class EngineClient:
         """Send one request and return the checked response (ok true or false)."""
         return self.receive(self.send(kind, fields, timeout=timeout), timeout=timeout)
 
-    def send(self, kind: RequestType, fields: Mapping[str, Any], *, timeout: float | None = None) -> Pending:
+    def send(self, kind: RequestType, fields: Mapping[str, Any], *, timeout: float | None = None,
+             defer: bool = False) -> Pending:
         """Send one request now; `receive` reads its answer, so work can overlap the engine's.
 
         Several requests may be sent before their answers are read (pipelining); answers are
-        then read in the order the requests were sent.
+        then read in the order the requests were sent. With `defer` the request waits for `flush`
+        (or the next read or undeferred send), so a batch costs one write.
         """
         transport = self._transport
         if transport is None:
@@ -436,13 +440,29 @@ class EngineClient:
         message = {"type": kind.value, "seq": self._seq, **fields}
         entry: dict[str, Any] = {"request": message}
         self.transcript.append(entry)
+        self._outbox.append(encode(message))
+        if not defer:
+            self.flush(timeout=timeout)
+        return Pending(kind=kind, seq=self._seq, entry=entry, transport=transport)
+
+    def flush(self, *, timeout: float | None = None) -> None:
+        """Write the deferred requests, in one write."""
+        if not self._outbox:
+            return
+        transport = self._transport
+        lines, self._outbox = self._outbox, []
+        if transport is None:
+            raise EngineError(Problem.CRASH, "the engine is not running")
         try:
-            transport.send(encode(message), self.timeout if timeout is None else timeout, answers_due=self._due)
+            transport.send(b"".join(lines), self.timeout if timeout is None else timeout, answers_due=self._due)
         except EngineError as exc:
             exc.stderr = exc.stderr or transport.stderr_tail()
             raise
-        self._due += 1
-        return Pending(kind=kind, seq=self._seq, entry=entry, transport=transport)
+        self._due += len(lines)
+
+    def flush_discard(self) -> None:
+        """Forget the deferred requests (their hand was abandoned before they were written)."""
+        self._outbox = []
 
     def receive(self, pending: Pending, *, timeout: float | None = None, schema: bool = True) -> dict[str, Any]:
         """Read and check the answer to `pending` (the schema check too, unless `schema` is false)."""
@@ -452,6 +472,7 @@ class EngineClient:
     def receive_line(self, pending: Pending, *, timeout: float | None = None) -> bytes:
         """Read the answer line to `pending` unchecked (`check` checks it); also kept as `pending.raw`."""
         transport = pending.transport
+        self.flush(timeout=timeout)
         self._due = max(0, self._due - 1)
         try:
             pending.raw = transport.receive(self.timeout if timeout is None else timeout)

@@ -21,6 +21,7 @@ from typing import Any
 from bench_common import Row, Verdict, at_least, best_of, best_of_pair
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand
+from studcheck.engine.state import LegalAction
 from studcheck.rules import ActionType, Options, SeatSetup, Stakes, Variant
 
 PLAYERS = 6
@@ -100,6 +101,47 @@ def studcheck_hand(variant: Variant, rng: random.Random, *, allow_fold: bool) ->
     if sum(hand.result["stacks"].values()) + hand.result["rake"] != PLAYERS * STACK:
         raise ChipsNotConserved(f"studcheck {variant.value}: {hand.result}")
     return actions, showdown
+
+
+class NoOpHand:
+    """An engine that costs nothing, for the loop above: the same legal list at every decision,
+    `apply` only counts, the hand ends after `decisions` actions.
+
+    Played by the same loop as the real engine (shuffle, `_choose`, `Action`, `apply`), it measures
+    the benchmark's own cost per hand: the rate no engine driven from Python could beat here.
+    """
+
+    LEGAL = (LegalAction(action=ActionType.FOLD), LegalAction(action=ActionType.CALL, amount=5),
+             LegalAction(action=ActionType.RAISE, amount=10))
+
+    def __init__(self, decisions: int) -> None:
+        self.to_act = 1
+        self._left = decisions
+
+    @property
+    def is_over(self) -> bool:
+        return self._left <= 0
+
+    def legal_actions(self) -> tuple[LegalAction, ...]:
+        return self.LEGAL
+
+    def apply(self, action: Action) -> None:
+        self._left -= 1
+
+
+def no_op_hand(decisions: int, rng: random.Random) -> None:
+    deck = list(FULL_DECK)
+    rng.shuffle(deck)
+    hand = NoOpHand(decisions)
+    while not hand.is_over:
+        hand.apply(_choose(hand, rng, True))  # type: ignore[arg-type]  # duck-typed like a Hand
+
+
+def _run_no_op(decisions: int, count: int, seed: int) -> Tally:
+    rng = random.Random(seed)
+    for _ in range(count):
+        no_op_hand(decisions, rng)
+    return Tally(hands=count, actions=decisions * count, showdown=0)
 
 
 # --- PokerKit ----------------------------------------------------------------------------------
@@ -217,10 +259,15 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
     )
     rate, pk_rate = count / seconds, pk_count / pk_seconds
     ratio = rate / pk_rate
-    extra = _extra(tally) | {"pokerkit_hands": pk_count, "pokerkit_actions_per_hand": theirs.actions / pk_count}
+    decisions = round((tally.actions + tally.showdown) / tally.hands)
+    no_op_seconds, _ = best_of(lambda: _run_no_op(decisions, count, seeds.next("no-op")), config.repeat)
+    no_op_rate = count / no_op_seconds
+    extra = _extra(tally) | {"pokerkit_hands": pk_count, "pokerkit_actions_per_hand": theirs.actions / pk_count,
+                             "no_op_engine_hands_per_s": no_op_rate}
     return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=rate, other=pk_rate,
                ratio=ratio, target=f">= {TARGET:g}x", verdict=at_least(ratio, TARGET),
-               note=f"{_note(tally)} vs PokerKit {theirs.actions / pk_count:.1f}", extra=extra)
+               note=f"{_note(tally)} vs PokerKit {theirs.actions / pk_count:.1f}; this loop with a no-op engine: "
+                    f"{no_op_rate:,.0f}/s = {no_op_rate / pk_rate:.0f}x", extra=extra)
 
 
 class _Seeds:

@@ -48,7 +48,7 @@ def full_config(seed: int) -> Config:
     return Config(
         evaluation=bench_evaluation.EvalConfig(hands=100_000, pokerkit_hands=8_000, repeat=3, seed=seed),
         hands=bench_hands.HandConfig(studcheck_hands=3_000, pokerkit_hands=600, repeat=3, seed=seed),
-        commands=bench_commands.CommandConfig(repeat=3, fuzz_hands=600),
+        commands=bench_commands.CommandConfig(repeat=3, fuzz_hands=2_000, fuzz_repeat=2),
     )
 
 
@@ -57,7 +57,7 @@ def quick_config(seed: int) -> Config:
     return Config(
         evaluation=bench_evaluation.EvalConfig(hands=20_000, pokerkit_hands=1_500, repeat=2, seed=seed),
         hands=bench_hands.HandConfig(studcheck_hands=600, pokerkit_hands=120, repeat=2, seed=seed),
-        commands=bench_commands.CommandConfig(repeat=1, fuzz_hands=60),
+        commands=bench_commands.CommandConfig(repeat=1, fuzz_hands=300),
     )
 
 

@@ -159,9 +159,12 @@ class EngineInfo:
         return list(declared) if isinstance(declared, list) else []
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps builds one per call
+
+
 def encode(message: Mapping[str, Any]) -> bytes:
     """One protocol line: compact JSON, UTF-8, newline-terminated."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+    return _ENCODER.encode(message).encode("utf-8") + b"\n"
 
 
 @lru_cache(maxsize=1)

@@ -25,6 +25,10 @@ class SeatState:
     stack: int
     down: list[Card]
     up: list[Card]
+    # The text of `down` and `up`, kept beside them so that a snapshot copies a list of strings
+    # instead of formatting every card again.
+    down_text: list[str]
+    up_text: list[str]
     committed: int = 0  # this street, antes excluded
     total: int = 0  # everything put in this hand, antes included
     folded: bool = False
@@ -32,6 +36,14 @@ class SeatState:
     acted_after: int = 0  # the round's count of reopening wagers when this seat last acted
     shown: bool = False
     mucked: bool = False
+
+    def deal(self, card: Card, *, face_up: bool) -> None:
+        if face_up:
+            self.up.append(card)
+            self.up_text.append(card.text)
+        else:
+            self.down.append(card)
+            self.down_text.append(card.text)
 
     @property
     def can_bet(self) -> bool:

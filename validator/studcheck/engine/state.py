@@ -76,8 +76,9 @@ def _legal_list(pairs: tuple[tuple[ActionType, int | None], ...]) -> tuple[Legal
     return tuple([_legal(kind, amount) for kind, amount in pairs])
 
 
-# The JSON name of every action kind; a dict look-up is cheaper than the enum's `.value` property.
+# The JSON names of action kinds and streets; a dict look-up is cheaper than the `.value` property.
 _KIND_TEXT = {kind: kind.value for kind in ActionType}
+_STREET_TEXT = {street: street.value for street in Street}
 
 
 class Hand:
@@ -104,7 +105,7 @@ class Hand:
         self.events: list[dict[str, Any]] = []
         self.order = sorted(setup.seat for setup in seats)
         self.seats: dict[int, SeatState] = {
-            setup.seat: SeatState(seat=setup.seat, stack=setup.stack, down=[], up=[])
+            setup.seat: SeatState(seat=setup.seat, stack=setup.stack, down=[], up=[], down_text=[], up_text=[])
             for setup in sorted(seats, key=lambda s: s.seat)
         }
         self._seat_list = list(self.seats.values())  # in seat order; the same objects as `seats`
@@ -124,6 +125,8 @@ class Hand:
         self.returned: dict[int, int] = {}  # uncalled chips given back, for the result
         self.result: dict[str, Any] | None = None
         self._legal: tuple[LegalAction, ...] | None = None
+        self._pots: list[tuple[int, list[int]]] = []  # snapshot pots (amount, eligible) for _pots_key
+        self._pots_key: tuple[Street, int, int] | None = None
         self._post_antes()
         self._deal_third()
         self._start_round()
@@ -151,36 +154,62 @@ class Hand:
             self._apply_betting(action.seat, legal)
 
     def snapshot(self) -> dict[str, Any]:
-        """The canonical state (the protocol's `state` object)."""
-        collected = {seat: s.total - s.committed for seat, s in self.seats.items()}
-        live = {seat for seat, s in self.seats.items() if not s.folded}
-        all_in = {seat for seat, s in self.seats.items() if s.all_in}
-        pots, _ = showdown.build_pots(collected, live, all_in)
-        return {
-            "street": self.street.value,
-            "to_act": self.to_act,
-            "legal": [legal.to_json() for legal in self.legal_actions()],
-            "seats": [
+        """The canonical state (the protocol's `state` object).
+
+        Every call returns new containers (the result dict aside), so a caller may keep or change
+        one snapshot without touching the next.
+        """
+        rows: list[dict[str, Any]] = []
+        all_in_count = pot_total = 0
+        for s in self._seat_list:
+            all_in = not s.folded and s.stack == 0  # SeatState.all_in, inlined
+            all_in_count += all_in
+            pot_total += s.total
+            rows.append(
                 {
                     "seat": s.seat,
                     "stack": s.stack,
                     "committed": s.committed,
                     "folded": s.folded,
-                    "all_in": s.all_in,
-                    "up": [str(c) for c in s.up],
-                    "down": [str(c) for c in s.down],
+                    "all_in": all_in,
+                    "up": s.up_text.copy(),
+                    "down": s.down_text.copy(),
                     "shown": s.shown,
                     "mucked": s.mucked,
                 }
-                for s in self.seats.values()
-            ],
-            "community": str(self.community) if self.community else None,
-            "pots": [{"amount": pot.amount, "eligible": pot.eligible} for pot in pots]
-            if self.result is None
-            else [],
-            "pot_total": sum(s.total for s in self.seats.values()) if self.result is None else 0,
+            )
+        over = self.result is not None
+        return {
+            "street": _STREET_TEXT[self.street],
+            "to_act": self.to_act,
+            "legal": [
+                {"action": _KIND_TEXT[la.action]} if la.amount is None else {"action": _KIND_TEXT[la.action], "amount": la.amount}
+                for la in self.legal_actions()
+            ],  # LegalAction.to_json, inlined
+            "seats": rows,
+            "community": self.community.text if self.community else None,
+            "pots": [] if over else self._snapshot_pots(all_in_count),
+            "pot_total": 0 if over else pot_total,
             "result": self.result,
         }
+
+    def _snapshot_pots(self, all_in_count: int) -> list[dict[str, Any]]:
+        """The pots of the chips collected so far (this street's commitments excluded).
+
+        They depend on the collected amounts, the live seats and the all-in seats only. Within one
+        street the collected amounts do not change (a wager adds to a seat's total and commitment
+        alike), and the live and all-in sets only shrink and grow, so their sizes name them: the
+        pots are rebuilt only when (street, live count, all-in count) changes.
+        """
+        key = (self.street, self._live_count, all_in_count)
+        if key != self._pots_key:
+            collected = {s.seat: s.total - s.committed for s in self._seat_list}
+            live = {s.seat for s in self._seat_list if not s.folded}
+            all_in = {s.seat for s in self._seat_list if s.all_in}
+            pots, _ = showdown.build_pots(collected, live, all_in)
+            self._pots = [(pot.amount, pot.eligible) for pot in pots]
+            self._pots_key = key
+        return [{"amount": amount, "eligible": eligible.copy()} for amount, eligible in self._pots]
 
     # --- checking an action ------------------------------------------------------------------
 
@@ -267,16 +296,20 @@ class Hand:
                 log({"event": "ante", "seat": seat.seat, "amount": amount})
 
     def _deal_third(self) -> None:
-        """Two down cards and a door card to every seat: three rounds, each from the lowest seat."""
+        """Two down cards and a door card to every seat: three rounds, each from the lowest seat,
+        so the seat at position i gets cards i and count + i down and 2 * count + i up."""
         seats = self._seat_list
         count = len(seats)
         cards = self._dealer.take_many(3 * count)
+        texts = [card.text for card in cards]
         log = self.events.append
         for round_index, face in enumerate(("down", "down", "up")):
-            dealt = cards[round_index * count : (round_index + 1) * count]
-            for seat, card in zip(seats, dealt):
-                (seat.up if face == "up" else seat.down).append(card)
-                log({"event": "deal", "seat": seat.seat, "card": card.text, "face": face})
+            for position, seat in enumerate(seats):
+                log({"event": "deal", "seat": seat.seat, "card": texts[round_index * count + position], "face": face})
+        for position, seat in enumerate(seats):
+            first, second, door = position, count + position, 2 * count + position
+            seat.down, seat.down_text = [cards[first], cards[second]], [texts[first], texts[second]]
+            seat.up, seat.up_text = [cards[door]], [texts[door]]
         doors = {seat.seat: seat.up[0] for seat in seats}
         self.bring_in_seat = betting.bring_in_seat(self.variant, self.options, doors)
 
@@ -297,7 +330,7 @@ class Hand:
                 self.community = deal.community
                 self.events.append({"event": "community", "card": deal.community.text})
             for seat_number, card in deal.cards.items():
-                self.seats[seat_number].down.append(card)
+                self.seats[seat_number].deal(card, face_up=False)
                 self.events.append({"event": "deal", "seat": seat_number, "card": card.text, "face": "down"})
             return
         self.fourth_dealt = True
@@ -305,7 +338,7 @@ class Hand:
             self.events.append({"event": "burn", "card": self._dealer.burn().text})
         for seat in live:
             card = self._dealer.take()
-            seat.up.append(card)
+            seat.deal(card, face_up=True)
             self.events.append({"event": "deal", "seat": seat.seat, "card": card.text, "face": "up"})
 
     # --- betting rounds -----------------------------------------------------------------------

@@ -180,16 +180,17 @@ def legal_actions(
 ) -> LegalList:
     most = seat.committed + seat.stack
     level = round_.level
+    may_wager = wager_block(seat, round_, seats) is None
     if level == 0 and round_.street is _THIRD:
         # Nobody has opened: the bring-in seat must post or complete; if it was all-in on the
         # ante, each player in turn opens for at least the bring-in or folds (TDA RP-10-E).
         opening: LegalList = [] if is_bring_in_seat else [(_FOLD, None)]
         opening.append((_BRING_IN, min(bring_in, most)))
-        if wager_block(seat, round_, seats) is None:
+        if may_wager:
             opening += [(_COMPLETE, t) for t in wager_targets(seat, round_) if t > bring_in]
         return opening
     legal: LegalList = [(_FOLD, None), (_CHECK, None) if seat.committed >= level else (_CALL, min(level, most))]
-    if wager_block(seat, round_, seats) is None:
+    if may_wager:
         kind = wager_kind(round_)
         legal += [(kind, target) for target in wager_targets(seat, round_)]
     return legal
@@ -261,13 +262,16 @@ def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card
     razz = variant is Variant.RAZZ
     by_suit = options.bring_in_tie is BringInTie.SUIT
 
-    def badness(seat: int) -> tuple[int, int, int]:
-        rank, suit = _card_key(door_cards[seat], razz)
+    worst_seat = -1
+    worst: tuple[int, int, int] | None = None
+    for seat, card in door_cards.items():
+        rank, suit = _card_key(card, razz)
         if not razz:
             rank, suit = -rank, -suit
-        return (rank, suit if by_suit else 0, -seat)
-
-    return max(door_cards, key=badness)
+        badness = (rank, suit if by_suit else 0, -seat)
+        if worst is None or badness > worst:  # badnesses differ in -seat at least
+            worst, worst_seat = badness, seat
+    return worst_seat
 
 
 def first_actor_seat(variant: Variant, options: Options, boards: Mapping[int, Sequence[Card]]) -> int:
@@ -276,12 +280,14 @@ def first_actor_seat(variant: Variant, options: Options, boards: Mapping[int, Se
     key_of = _exposed_low if razz else _exposed_high
     by_suit = options.first_actor_tie is FirstActorTie.SUIT
 
-    def strength(seat: int) -> tuple[tuple[int, ...], tuple[int, int], int]:
-        board = boards[seat]
-        tie = max(_card_key(card, razz) for card in board) if by_suit else (0, 0)
-        return (key_of(tuple(sorted([card.index >> 2 for card in board]))), tie, -seat)
-
-    return max(boards, key=strength)
+    best_seat = -1
+    best: tuple[tuple[int, ...], tuple[int, int], int] | None = None
+    for seat, board in boards.items():
+        tie = max([_card_key(card, razz) for card in board]) if by_suit else (0, 0)
+        strength = (key_of(tuple(sorted([card.index >> 2 for card in board]))), tie, -seat)
+        if best is None or strength > best:  # strengths differ in -seat at least
+            best, best_seat = strength, seat
+    return best_seat
 
 
 @lru_cache(maxsize=None)

@@ -40,6 +40,7 @@ NEXT_STREET = {
 }
 SMALL_BET_STREETS = (Street.THIRD, Street.FOURTH)
 _CARD_INDEX = attrgetter("index")
+_COMMITTED = attrgetter("committed")
 # Enum members read on every action: a module global is several times cheaper to read in CPython
 # than an attribute of the enum class.
 _SEVENTH, _SHOWDOWN, _COMPLETE = Street.SEVENTH, Street.SHOWDOWN, Street.COMPLETE
@@ -304,8 +305,8 @@ class Hand:
         texts = [card.text for card in cards]
         log = self.events.append
         for round_index, face in enumerate(("down", "down", "up")):
-            for position, seat in enumerate(seats):
-                log({"event": "deal", "seat": seat.seat, "card": texts[round_index * count + position], "face": face})
+            for number, text in zip(self.order, texts[round_index * count : (round_index + 1) * count]):
+                log({"event": "deal", "seat": number, "card": text, "face": face})
         for position, seat in enumerate(seats):
             first, second, door = position, count + position, 2 * count + position
             seat.down, seat.down_text = [cards[first], cards[second]], [texts[first], texts[second]]
@@ -318,7 +319,7 @@ class Hand:
 
     def _deal_street(self) -> None:
         self.street = NEXT_STREET[self.street]
-        self.events.append({"event": "street", "street": self.street.value})
+        self.events.append({"event": "street", "street": _STREET_TEXT[self.street]})
         live = self._live()
         if self.street is Street.SEVENTH:
             deal = self._dealer.deal_seventh([s.seat for s in live], self.options)
@@ -356,46 +357,39 @@ class Hand:
             self._deal_street()
 
     def _open_round(self, bettors: int) -> None:
-        small_street = self.street in SMALL_BET_STREETS
-        unit = self.stakes.small_bet if small_street else self.stakes.big_bet
-        live = self._live()
+        street, stakes, options = self.street, self.stakes, self.options
         double = (
-            self.street is Street.FOURTH
+            street is Street.FOURTH
             and self.variant is Variant.STUD_HIGH
-            and self.options.open_pair_double
-            and any(s.up[0].rank == s.up[1].rank for s in live)
+            and options.open_pair_double
+            and any(s.up[0].rank == s.up[1].rank for s in self._live())
         )
         self.round = Round(
-            street=self.street,
-            small=self.stakes.small_bet,
-            big=self.stakes.big_bet,
-            unit=unit,
-            cap=1 + self.options.max_raises,
-            heads_up=self.options.heads_up,
-            began_heads_up=bettors == 2 and self.options.heads_up is HeadsUp.ROUND_BEGINS,
+            street=street,
+            small=stakes.small_bet,
+            big=stakes.big_bet,
+            unit=stakes.small_bet if street in SMALL_BET_STREETS else stakes.big_bet,
+            cap=1 + options.max_raises,
+            heads_up=options.heads_up,
+            began_heads_up=bettors == 2 and options.heads_up is HeadsUp.ROUND_BEGINS,
             double=double,
         )
-        for seat in self.seats.values():
+        for seat in self._seat_list:
             seat.committed = 0
             seat.acted_at = None
             seat.acted_after = 0
-        if self.street is Street.SEVENTH:
+        if street is _SEVENTH:
             self.seventh_had_round = True
-        if self.street is Street.THIRD:
+        if street is Street.THIRD:
             assert self.bring_in_seat is not None
             first = self.bring_in_seat
         else:
             first = self._first_actor()
-        self.to_act = self._next_to_act(first, include_start=True)
+        self.to_act = betting.next_to_act(self._seat_list, self.order.index(first), self.round)
 
     def _first_actor(self) -> int:
         boards = {s.seat: s.up[:4] for s in self._live()}
         return betting.first_actor_seat(self.variant, self.options, boards)
-
-    def _next_to_act(self, start: int, *, include_start: bool) -> int | None:
-        assert self.round is not None
-        first = self.order.index(start) + (0 if include_start else 1)
-        return betting.next_to_act(self._seat_list, first, self.round)
 
     def _apply_betting(self, seat_number: int, legal: LegalAction) -> None:
         assert self.round is not None
@@ -420,7 +414,7 @@ class Hand:
             self._end_round()
             self._finish()
             return
-        self.to_act = self._next_to_act(seat_number, include_start=False)
+        self.to_act = betting.next_to_act(self._seat_list, self.order.index(seat_number) + 1, self.round)
         if self.to_act is None:
             self._end_round()
             if self.street is _SEVENTH:
@@ -431,10 +425,10 @@ class Hand:
 
     def _end_round(self) -> None:
         """Return the part of the top commitment nobody matched, then close the round."""
-        commitments = sorted((s.committed for s in self.seats.values()), reverse=True)
-        if len(commitments) >= 2 and commitments[0] > commitments[1]:
-            top = next(s for s in self.seats.values() if s.committed == commitments[0])
-            excess = commitments[0] - commitments[1]
+        top = max(self._seat_list, key=_COMMITTED)  # the first seat with the largest commitment
+        second = max([s.committed for s in self._seat_list if s is not top], default=top.committed)
+        if top.committed > second:
+            excess = top.committed - second
             top.stack += excess
             top.committed -= excess
             top.total -= excess
@@ -449,7 +443,7 @@ class Hand:
 
     def _begin_showdown(self) -> None:
         self.street = Street.SHOWDOWN
-        self.events.append({"event": "street", "street": self.street.value})
+        self.events.append({"event": "street", "street": _STREET_TEXT[self.street]})
         live_order = [seat for seat in self.order if not self.seats[seat].folded]
         if self.seventh_aggressor is not None and not self.seats[self.seventh_aggressor].folded:
             first = self.seventh_aggressor
@@ -511,11 +505,11 @@ class Hand:
         rake = showdown.take_rake(pots, self.options) if self.options.rake_percent and self.fourth_dealt else 0
         if rake:
             self.events.append({"event": "rake", "amount": rake})
+        hands, own = self._hand_cards(), self._own_cards()
         for index, pot in enumerate(pots):
             shown = [seat for seat in pot.eligible if self.seats[seat].shown]
             unmucked = [seat for seat in pot.eligible if not self.seats[seat].mucked]
             contenders = shown or unmucked
-            hands, own = self._hand_cards(), self._own_cards()
             showdown.award(pot, contenders, self.variant, self.options, hands, own, shown=bool(shown))
             for half, shares in (("winners", pot.winners), ("high", pot.high), ("low", pot.low)):
                 for seat_number, amount in shares.items():

@@ -8,6 +8,7 @@ hold whatever is drawn.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand, IllegalAction
+from studcheck.engine.showdown import build_pots
 from studcheck.rules import ACTION_ORDER, PROFILES, ActionType, SeatSetup, Stakes, Variant
 
 MAX_STEPS = 400  # far above the longest possible hand (8 seats, 5 capped rounds, showdown)
@@ -59,6 +61,16 @@ def _dealt(hand: Hand) -> list[str]:
     return cards
 
 
+def _pots_by_definition(hand: Hand) -> list[dict[str, Any]]:
+    """The pots of the chips collected so far, built from scratch (spec: layers of contributions)."""
+    if hand.result is not None:
+        return []
+    seats = hand.seats.values()
+    collected = {s.seat: s.total - s.committed for s in seats}
+    pots, _ = build_pots(collected, {s.seat for s in seats if not s.folded}, {s.seat for s in seats if s.all_in})
+    return [{"amount": pot.amount, "eligible": pot.eligible} for pot in pots]
+
+
 def _wrong_actions(hand: Hand, draw: st.DrawFn) -> Action:
     seat = draw(st.sampled_from([*hand.seats, 9, 0]))
     kind = draw(st.sampled_from(list(ActionType)))
@@ -75,6 +87,7 @@ def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataOb
     steps = 0
     wrong_tries = 0
     history: list[str] = []
+    kept: list[tuple[dict[str, Any], dict[str, Any]]] = []
     while not hand.is_over and steps < MAX_STEPS:
         legal = hand.legal_actions()
         assert legal, "a hand that is not over always has a seat to act with a legal action"
@@ -104,9 +117,15 @@ def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataOb
         history.append(f"{hand.street.value}: {hand.to_act} {choice.action.value} {choice.amount}")
         hand.apply(Action(seat=hand.to_act or 0, action=choice.action, amount=choice.amount))
         assert _chips(hand) == start_chips
+        snapshot = hand.snapshot()
+        assert json.loads(json.dumps(snapshot)) == snapshot, "a snapshot must be plain JSON (lists, string keys)"
+        assert snapshot["pots"] == _pots_by_definition(hand), "the snapshot's pots are stale"
+        kept.append((snapshot, copy.deepcopy(snapshot)))
         dealt = _dealt(hand)
         assert len(dealt) == len(set(dealt)), "a card was dealt twice"
     assert hand.is_over, f"the hand did not end within the step bound: {history[:40]}"
+    # Callers keep snapshots (the fuzzer compares and records them): later moves must not change them.
+    assert all(snapshot == frozen for snapshot, frozen in kept)
     result = hand.snapshot()["result"]
     awarded = 0
     for pot in result["pots"]:

@@ -27,7 +27,7 @@ from typing import Any
 from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, truncate
 from studcheck.protocol.messages import RequestType, encode, protocol_schema, response_kind, schema_problem
 
-REFERENCE_CHECK_EVERY = 16
+REFERENCE_CHECK_EVERY = 64  # about once every two hands
 _RESPONSE_STATE = {"type": "object", "required": ["seq", "ok", "state"],
                    "properties": {"seq": {"$ref": "#/$defs/seq"}, "ok": {"const": True},
                                   "state": {"$ref": "#/$defs/state"}}}

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_common import Row, Verdict, at_least
+from bench_fuzz_floor import fuzzer_floor
 
 SUITE_TARGET = 2.0  # protocol wall time <= this many times the in-process wall time
 STUDCHECK = [sys.executable, "-m", "studcheck"]
@@ -136,9 +137,14 @@ def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> R
     note = f"{measured} ({best.wall:.2f} s wall incl. start-up){per_hand}"
     if best.exit_code:
         note += f"; FUZZ EXIT {best.exit_code}: {best.output.strip().splitlines()[-1:]}"
+    floor = fuzzer_floor(config.fuzz_hands, seed, max(1, config.fuzz_repeat))
+    note += f"; the fuzzer alone (an engine answering instantly, in process): {floor.rate:,.0f} hands/s"
+    if pokerkit_rate:
+        note += f" = {floor.rate / pokerkit_rate:.2f}x"
     ratio = rate / pokerkit_rate if pokerkit_rate else None
     extra: dict[str, Any] = {"argv": argv, "exit_code": best.exit_code, "hands": config.fuzz_hands,
-                             "wall_s": best.wall, "output": best.output.strip().splitlines()[-3:]}
+                             "wall_s": best.wall, "output": best.output.strip().splitlines()[-3:],
+                             "fuzzer_alone_hands_per_s": floor.rate}
     return Row(key=key, label=label, unit="hands/s", studcheck=rate, other=pokerkit_rate, ratio=ratio,
                target=target, verdict=at_least(ratio, 1.0) if not best.exit_code else Verdict.WRONG,
                note=note, extra=extra)

@@ -49,6 +49,10 @@ def test_quick_path_on_tiny_sizes(tmp_path: Path) -> None:
     # With nobody folding, all six players reach showdown and each shows once.
     assert rows["hands.nofold.razz"]["extra"]["studcheck_showdown_actions_per_hand"] == 6
     assert rows["suite"]["extra"]["exit_codes"] == {"in_process": 0, "protocol": 0}
+    # The ceilings that put the targets in context are measured, not assumed.
+    assert rows["fuzz"]["extra"]["exit_code"] == 0 and rows["fuzz"]["extra"]["fuzzer_alone_hands_per_s"] > 0
+    assert all(rows[f"hands.random.{v}"]["extra"].get("no_op_engine_hands_per_s", 0) > 0
+               for v in ("stud_high", "razz", "stud_hilo8")) or rows["hands.random.razz"]["other"] is None
 
 
 def test_winner_cross_check_catches_a_wrong_evaluator() -> None:

@@ -207,6 +207,20 @@ def test_cli_engine_crash_is_reported_not_a_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in done.stdout + done.stderr
 
 
+def test_failure_past_a_divergence_restarts_the_engine_and_the_search_goes_on(tmp_path: Path) -> None:
+    """The fuzzer pipelines, so requests after a divergence reach the engine too; an engine failing
+    on those is noted and restarted, and the divergence stays the finding (as without pipelining)."""
+    known = tmp_path / "known.yaml"
+    known.write_text("- signature: 'act-accepted state.pot_total *'\n  reason: planted, known\n", encoding="utf-8")
+    done = cli("--engine", f"{sys.executable} {ENGINES / 'diverge_then_crash.py'}", "--hands", "6", "--keep-going",
+               "--known", str(known), "--out", "cases", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ENGINE ERROR" not in done.stdout
+    restarts = re.search(r"note: the engine failed (\d+) times on requests sent past a divergence", done.stdout)
+    assert restarts is not None and int(restarts.group(1)) >= 3, done.stdout  # most hands have three actions
+    assert re.search(r"ok: no new divergence in 6 hands \(6 with known divergences", done.stdout), done.stdout
+
+
 def test_cli_not_json_is_reported(tmp_path: Path) -> None:
     done = cli("--engine", f"{sys.executable} {ENGINES / 'not_json.py'}", "--hands", "5", cwd=tmp_path)
     assert done.returncode == 1

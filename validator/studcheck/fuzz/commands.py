@@ -153,8 +153,8 @@ def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None]
 def _session(client: EngineClient, reference: EngineClient, caps: Any, config: FuzzConfig,
              out: Callable[[str], None], engine_name: str) -> int:
     from studcheck.fuzz.play import EngineMisbehaved, ReferenceFailed, Table
-    from studcheck.fuzz.report import (Display, report_divergence, report_misbehaviour, report_signatures,
-                                       report_summary)
+    from studcheck.fuzz.report import (Display, report_divergence, report_misbehaviour, report_restarts,
+                                       report_signatures, report_summary)
     from studcheck.fuzz.search import Finding, SearchConfig, search
 
     mode = f", keep going (at most {config.max_divergences} new signatures)" if config.keep_going else ""
@@ -194,6 +194,7 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
         display.close()
     if config.keep_going or config.known_file is not None:
         report_signatures(result, written, out)
+    report_restarts(result, out)
     if not result.new:
         report_summary(result, out)
     _speed(result.hands, result.requests, result.seconds)

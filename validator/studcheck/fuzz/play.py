@@ -13,6 +13,7 @@ the engine works; the engine's answers are read after the reference has played t
 
 from __future__ import annotations
 
+import json
 import re
 import traceback
 from collections.abc import Mapping, Sequence
@@ -23,7 +24,7 @@ from studcheck.fuzz.choosers import Chooser
 from studcheck.fuzz.strategies import MAX_STEPS, HandSetup, Move, after_end_move, next_move
 from studcheck.harness.compare import diff_json, sorted_legal
 from studcheck.fuzz.wire import Checker, read_answer
-from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem
+from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, truncate
 from studcheck.protocol.messages import ErrorReason, RequestType
 from studcheck.protocol.serve import Server
 from studcheck.rules import Options
@@ -92,6 +93,9 @@ class HandRecord:
     exchanges: list[Exchange] = field(default_factory=list)
     divergence: Divergence | None = None
     skipped: str | None = None  # the engine refused the setup as unsupported
+    # The engine broke the protocol answering a request sent past the divergence (pipelined: sent
+    # before the divergence was known); it was restarted. What happened, for the report.
+    past_divergence: str | None = None
 
     @property
     def signature(self) -> Signature | None:
@@ -271,6 +275,7 @@ class Table:
         self._reference_seq = 0
         self.hands = 0
         self.requests = 0  # requests sent to the engine under test
+        self.restarts = 0  # engine restarts after failing past a divergence (see HandRecord.past_divergence)
         self.checker = Checker()
 
     def play(self, setup: HandSetup, choose: Chooser) -> HandRecord:
@@ -378,7 +383,10 @@ class Table:
             try:
                 engine = read_answer(self.engine, item.pending, item.reference, self.checker)
             except EngineError as exc:
-                raise EngineMisbehaved(exc, record, item.pending.entry["request"]) from None
+                if record.divergence is None and record.skipped is None:
+                    raise EngineMisbehaved(exc, record, item.pending.entry["request"]) from None
+                self._restart_past_divergence(record, item, exc)
+                return
             if self.checker.reference_problem is not None:
                 problem = EngineError(Problem.BAD_RESPONSE, "the reference's state breaks the protocol schema: "
                                                             f"{self.checker.reference_problem}")
@@ -386,6 +394,18 @@ class Table:
             if record.divergence is not None or record.skipped is not None:
                 continue  # sent before the divergence was known: read, checked, not compared
             self._take(record, item, _strip(engine))
+
+    def _restart_past_divergence(self, record: HandRecord, item: _Sent, error: EngineError) -> None:
+        """The engine failed on a request the unpipelined fuzzer would not have sent (the hand had
+        already diverged, or the engine had refused it as unsupported): note it and restart the
+        engine, so the search goes on with the divergence as the finding."""
+        request = json.dumps(item.pending.entry["request"])
+        record.past_divergence = f"{error.problem.value} on {truncate(request, 200)}: {error.message}"
+        self.restarts += 1
+        try:
+            self.engine.restart()
+        except EngineError as exc:
+            raise EngineMisbehaved(exc, record, {"type": RequestType.HELLO.value}) from None
 
     def _take(self, record: HandRecord, item: _Sent, engine: dict[str, Any]) -> None:
         if item.kind is RequestType.NEW_HAND:

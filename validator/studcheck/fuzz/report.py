@@ -65,6 +65,14 @@ class Display:
             self._bar = None
 
 
+def report_restarts(result: SearchResult, say: Say) -> None:
+    """Engine restarts after failures on requests sent past a divergence (pipelining sends them)."""
+    if result.restarts:
+        times = "once" if result.restarts == 1 else f"{result.restarts} times"
+        say(f"note: the engine failed {times} on requests sent past a divergence "
+            f"(the fuzzer sends a hand's requests before reading the answers); it was restarted each time")
+
+
 def report_summary(result: SearchResult, say: Say) -> None:
     """The last line when no new divergence was found."""
     skipped = f", {result.skipped} refused as unsupported" if result.skipped else ""
@@ -110,6 +118,8 @@ def report_divergence(finding: Finding, client: EngineClient, reference: EngineC
     say(f"DIVERGENCE in hand {finding.found_at} of {config.hands} at {describe_step(found, found.divergence.exchange)}:")
     say(f"  {found.divergence.first.describe()}")
     say(f"  signature: {finding.signature.text()}")
+    if found.past_divergence is not None:
+        say(f"  then, past the divergence, the engine failed ({found.past_divergence}); it was restarted")
     say(f"shrunk: {_size(found)} -> {_size(result.after_hypothesis)} (Hypothesis, {result.hypothesis_replays} replays) "
         f"-> {_size(shrunk)} (delta debugging, {result.reduce_replays} replays)")
     if result.note:

@@ -39,6 +39,7 @@ class SearchResult:
     refused: int = 0
     skipped: int = 0
     requests: int = 0  # requests to the engine under test while generating
+    restarts: int = 0  # engine restarts after failing on requests sent past a divergence
     seconds: float = 0.0  # time spent generating and playing (not shrinking or reporting)
     findings: dict[Signature, Finding] = field(default_factory=dict)  # in order of first appearance
     stopped: bool = False  # stopped at max_new new signatures before playing every hand
@@ -95,7 +96,11 @@ def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: 
         # The next hand goes to the engine before this one is compared: the engine answers it
         # while this process compares and the reference plays the one after (see Table).
         ahead = _Hand.deal_out(table, caps, config.seed, number + 1) if number < config.hands else None
+        restarts = table.restarts
         record = current.settle(table)
+        if table.restarts != restarts and ahead is not None:  # dealt out to the engine process that was replaced
+            table.requests -= len(ahead.planned.sent)
+            ahead = _Hand.deal_out(table, caps, config.seed, ahead.number)
         result.hands += 1
         result.actions += record.actions
         result.refused += record.refused
@@ -129,5 +134,6 @@ def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: 
     if ahead is not None and ahead.record is None:
         table.discard(ahead.planned)  # dealt out but not counted: the search stopped before it
     result.requests = table.requests
+    result.restarts = table.restarts
     result.seconds = time.perf_counter() - started - elsewhere
     return result

@@ -303,9 +303,13 @@ class Table:
     def replay(self, setup: HandSetup, moves: Sequence[Move]) -> HandRecord:
         """Play exactly these moves (a reduction candidate) until they run out or the hands diverge."""
         planned = Planned(record=HandRecord(setup=setup), sent=[])
-        state = self._deal(planned.record, planned.sent)
-        for move in moves:
-            state = self._send_move(planned.record, planned.sent, state, move)
+        try:
+            state = self._deal(planned.record, planned.sent)
+            for move in moves:
+                state = self._send_move(planned.record, planned.sent, state, move)
+        except BaseException:
+            self.engine.flush_discard()
+            raise
         self._flush(planned)
         return self.settle(planned)
 

@@ -2,9 +2,9 @@
 
 What `EngineClient.request` does not do on its own:
 
-- **Pipelining**: the search writes each request as soon as the reference has decided it and
-  reads the engine's answers later, in order (`EngineClient.send` / `receive_line`), so the two
-  processes work at the same time instead of waiting for each other.
+- **Pipelining**: the search writes a whole hand's requests, as the reference decided them, in one
+  write (`EngineClient.send(defer=True)` / `flush`) and reads the engine's answers later, in order
+  (`receive_line`), so the two processes work at the same time instead of waiting for each other.
 - **Skip re-validating an answer that is the reference's.** Every answer of the engine is
   checked against the protocol schema. Checking a whole state costs more than the reference's own
   move, yet most answers are exactly the reference's state. An answer line that is byte for byte

@@ -32,7 +32,9 @@ class SeatState:
     committed: int = 0  # this street, antes excluded
     total: int = 0  # everything put in this hand, antes included
     folded: bool = False
-    acted_at: int | None = None  # this seat's street commitment after its last action; None = not yet
+    # The largest wager this seat had matched after its last action (its street commitment, but 0
+    # while that is only the bring-in, which is not a wager); None = not acted yet this round.
+    acted_at: int | None = None
     acted_after: int = 0  # the round's count of reopening wagers when this seat last acted
     shown: bool = False
     mucked: bool = False
@@ -68,6 +70,7 @@ class Round:
     double: bool = False  # open-pair option in force and no big wager made yet
     level: int = 0  # the amount to call
     full_level: int = 0  # level of the last full bet, completion or raise
+    wager_level: int = 0  # the highest bet, completion or raise so far, all-ins for less included (not the bring-in)
     wagers: int = 0  # full wagers so far
     reopening: int = 0  # full wagers that reopen for everyone (all but cumulative all-in conversions)
     capped_multiway: bool = False
@@ -154,7 +157,8 @@ def _reopened(seat: SeatState, round_: Round) -> bool:
 
     A full wager made on its own reopens for everyone. Short all-ins that only add up to a full
     raise reopen for a player only if the wager he faces grew by half a unit since he acted: "if the
-    resulting wager size to a player qualifies as a raise" (RRP, WSOP-L24 129).
+    resulting wager size to a player qualifies as a raise" (RRP, WSOP-L24 129). The bring-in is not
+    a wager: a player who only posted or called it is measured from 0, as the completion is.
     """
     if seat.acted_at is None or round_.reopening > seat.acted_after:
         return True
@@ -199,11 +203,13 @@ def legal_actions(
 def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[SeatState]) -> None:
     """Bet, complete or raise to `amount`; decides whether it is a full wager (half-bet rule)."""
     active = count_bettors(seats)  # before paying: an all-in raiser still counts
-    level_before, unit_before = round_.level, round_.unit
+    # The wager it faced: the last bet, completion or raise, all-in or not; the bring-in is none.
+    faced, unit_before = round_.wager_level, round_.unit
     _pay_to(seat, amount)
     increment = amount - round_.full_level
     full = increment >= round_.unit or (seat.stack == 0 and 2 * increment >= round_.unit)
     round_.level = max(round_.level, amount)
+    round_.wager_level = max(faced, amount)
     round_.aggressor = seat.seat
     if full:
         if round_.double and increment == round_.big and round_.big != round_.small:
@@ -212,7 +218,7 @@ def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[Sea
         round_.full_level = amount
         round_.wagers += 1
         # An all-in that is full only together with earlier short all-ins reopens per player.
-        if not (seat.stack == 0 and 2 * (amount - level_before) < unit_before):
+        if not (seat.stack == 0 and 2 * (amount - faced) < unit_before):
             round_.reopening += 1
         if round_.wagers >= round_.cap and active > 2:
             round_.capped_multiway = True
@@ -236,7 +242,8 @@ def apply_check(seat: SeatState, round_: Round) -> None:
 
 
 def _acted(seat: SeatState, round_: Round) -> None:
-    seat.acted_at = seat.committed
+    committed = seat.committed
+    seat.acted_at = committed if committed <= round_.wager_level else round_.wager_level
     seat.acted_after = round_.reopening
 
 

@@ -134,14 +134,19 @@ def _split_side(
 
 
 def split(amount: int, winners: Sequence[int], priority: Callable[[int], tuple[int, int]]) -> dict[int, int]:
-    """Equal shares; the odd chips go one each to the winners in priority order."""
+    """Equal shares; the odd chips go one each to the winners in priority order.
+
+    Nobody is listed as winning zero chips (RAKE.PERCENT, POT.SPLIT): a pot the rake emptied pays
+    nobody, and with fewer chips than tied winners only those served an odd chip are listed.
+    """
     if amount == 0:
-        return {}  # a pot the rake emptied pays nobody: no zero-chip shares are listed
+        return {}
     share, odd = divmod(amount, len(winners))
     if odd == 0:
         return {seat: share for seat in winners}
     ordered = sorted(winners, key=priority, reverse=True)
-    return {seat: share + (1 if position < odd else 0) for position, seat in enumerate(ordered)}
+    shares = {seat: share + (1 if position < odd else 0) for position, seat in enumerate(ordered)}
+    return shares if share > 0 else {seat: chips for seat, chips in shares.items() if chips > 0}
 
 
 def _best(values: Mapping[int, int | None]) -> list[int]:
@@ -168,8 +173,9 @@ def award(
     both halves); a pot won without a showdown goes whole to its winner.
     """
     if not shown:
-        target = pot.high if variant is Variant.STUD_HILO8 else pot.winners
-        target[contenders[0]] = pot.amount
+        if pot.amount > 0:  # a pot the rake emptied pays nobody (RAKE.PERCENT)
+            target = pot.high if variant is Variant.STUD_HILO8 else pot.winners
+            target[contenders[0]] = pot.amount
         return
     if variant is not Variant.STUD_HILO8:
         side = RAZZ if variant is Variant.RAZZ else HIGH

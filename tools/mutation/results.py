@@ -1,0 +1,335 @@
+"""Equivalent mutants (equivalent.yaml), classification, and the reports (terminal, JSON, Markdown)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from engine_run import ERROR, KILLED, SURVIVED, TIMEOUT, RunResult
+from mutants import Mutant, changed_lines
+
+EQUIVALENT = "equivalent"
+
+_ID_KEYS = {"id", "file", "line", "function", "description", "reason"}
+_SCOPE_KEYS = {"scope", "file", "function", "reason"}
+
+
+class EquivalentError(Exception):
+    """equivalent.yaml is malformed (a usage error: exit 2)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EquivalentEntry:
+    """One mutant (`id`) or every mutant of one function (`scope: function`) with the reason no
+    protocol answer can differ."""
+
+    reason: str
+    line_no: int  # where the entry starts in equivalent.yaml
+    id: str | None = None
+    file: str | None = None
+    function: str | None = None
+    description: str | None = None
+    line: int | None = None
+
+    @property
+    def label(self) -> str:
+        if self.id is not None:
+            return f"{self.id} ({self.file}:{self.line} {self.description or ''})".rstrip()
+        return f"scope function {self.file}:{self.function}"
+
+    def matches(self, mutant: Mutant) -> bool:
+        if self.id is not None:
+            return mutant.id == self.id
+        return mutant.file == self.file and (mutant.function == self.function or mutant.function.startswith(f"{self.function}."))
+
+
+class _LineLoader(yaml.SafeLoader):
+    pass
+
+
+def _mapping_with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict[str, Any]:
+    mapping: dict[str, Any] = {str(k): v for k, v in loader.construct_mapping(node, deep=True).items()}
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
+
+
+def load_equivalents(path: Path) -> list[EquivalentEntry]:
+    """Read equivalent.yaml: a list of entries (see the file's header); a missing file is empty."""
+    if not path.exists():
+        return []
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        raise EquivalentError(f"{path}: not valid YAML: {exc}") from None
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise EquivalentError(f"{path}: must be a YAML list of entries")
+    entries: list[EquivalentEntry] = []
+    seen: dict[str, int] = {}
+    for item in data:
+        if not isinstance(item, dict):
+            raise EquivalentError(f"{path}: every entry must be a mapping, got {item!r}")
+        where = f"{path}:{item.pop('__line__', '?')}"
+        line_no = int(where.rsplit(":", 1)[1]) if where.rsplit(":", 1)[1].isdigit() else 0
+        reason = item.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise EquivalentError(f"{where}: an entry needs a `reason` saying why no protocol answer can differ")
+        if "scope" in item:
+            unknown = set(item) - _SCOPE_KEYS
+            if unknown or item["scope"] != "function" or not isinstance(item.get("file"), str) or not isinstance(item.get("function"), str):
+                raise EquivalentError(f"{where}: a scope entry has exactly `scope: function`, `file`, `function` and `reason`"
+                                      + (f" (unknown keys: {', '.join(sorted(unknown))})" if unknown else ""))
+            entries.append(EquivalentEntry(reason=" ".join(reason.split()), line_no=line_no, file=item["file"], function=item["function"]))
+            continue
+        unknown = set(item) - _ID_KEYS
+        if unknown:
+            raise EquivalentError(f"{where}: unknown keys {', '.join(sorted(unknown))} (allowed: {', '.join(sorted(_ID_KEYS))})")
+        mutant_id = item.get("id")
+        if not isinstance(mutant_id, str) or not mutant_id:
+            raise EquivalentError(f"{where}: an entry needs the mutant's `id` (or `scope: function`)")
+        if mutant_id in seen:
+            raise EquivalentError(f"{where}: {mutant_id} is listed twice (also line {seen[mutant_id]})")
+        seen[mutant_id] = line_no
+        line = item.get("line")
+        entries.append(EquivalentEntry(
+            reason=" ".join(reason.split()), line_no=line_no, id=mutant_id, file=item.get("file"),
+            function=item.get("function"), description=item.get("description"), line=line if isinstance(line, int) else None,
+        ))
+    return entries
+
+
+def match_equivalents(entries: Sequence[EquivalentEntry], mutants: Iterable[Mutant]) -> tuple[dict[str, EquivalentEntry], list[EquivalentEntry]]:
+    """Mutant ID -> its entry, and the stale entries (matching no mutant at all)."""
+    matched: dict[str, EquivalentEntry] = {}
+    used: set[int] = set()
+    for mutant in mutants:
+        for index, entry in enumerate(entries):
+            if entry.matches(mutant):
+                matched.setdefault(mutant.id, entry)
+                used.add(index)
+    stale = [entry for index, entry in enumerate(entries) if index not in used]
+    return matched, stale
+
+
+def yaml_stub(mutant: Mutant) -> str:
+    """An equivalent.yaml entry for a mutant, its reason left to write."""
+    description = mutant.description.replace('"', '\\"')
+    return (f"- id: {mutant.id}\n  file: {mutant.file}\n  line: {mutant.line}\n  function: {mutant.function}\n"
+            f"  description: \"{description}\"\n  reason: >-\n    WHY NO PROTOCOL ANSWER CAN DIFFER\n")
+
+
+# --- results ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class MutantResult:
+    mutant: Mutant
+    run: RunResult
+    status: str  # killed | timeout | survived | equivalent | error
+    equivalent: EquivalentEntry | None = None
+    before_lines: tuple[str, ...] = ()
+    after_lines: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.mutant
+        data: dict[str, Any] = {
+            "id": m.id, "file": m.file, "line": m.line, "col": m.col, "function": m.function, "operator": m.operator,
+            "description": m.description, "occurrence": m.occurrence, "status": self.status,
+            "startup": self.run.startup, "killer": self.run.killer, "detail": self.run.detail,
+            "duration": round(self.run.duration, 3), "cases_run": self.run.cases_run,
+            "before": list(self.before_lines), "after": list(self.after_lines),
+        }
+        if self.equivalent is not None:
+            data["equivalent_reason"] = self.equivalent.reason
+        return data
+
+
+def classify(mutant: Mutant, run: RunResult, equivalent: EquivalentEntry | None, source: str) -> MutantResult:
+    status = run.status
+    if status == SURVIVED and equivalent is not None:
+        status = EQUIVALENT
+    before, after = changed_lines(source, mutant)
+    return MutantResult(mutant=mutant, run=run, status=status, equivalent=equivalent,
+                        before_lines=tuple(before), after_lines=tuple(after))
+
+
+@dataclass(kw_only=True)
+class Tally:
+    mutants: int = 0
+    killed: int = 0
+    startup: int = 0  # of the killed, before any case
+    timeout: int = 0
+    equivalent: int = 0
+    survived: int = 0
+    error: int = 0
+
+    def add(self, result: MutantResult) -> None:
+        self.mutants += 1
+        if result.status == KILLED:
+            self.killed += 1
+            self.startup += result.run.startup
+        elif result.status == TIMEOUT:
+            self.timeout += 1
+        elif result.status == EQUIVALENT:
+            self.equivalent += 1
+        elif result.status == SURVIVED:
+            self.survived += 1
+        else:
+            self.error += 1
+
+    @property
+    def score(self) -> float | None:
+        """Killed (timeouts included) over the mutants that could be killed."""
+        judged = self.mutants - self.equivalent - self.error
+        return (self.killed + self.timeout) / judged if judged else None
+
+    def score_text(self) -> str:
+        score = self.score
+        return "-" if score is None else f"{100 * score:.1f}%"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mutants": self.mutants, "killed": self.killed, "killed_startup": self.startup, "timeout": self.timeout,
+                "equivalent": self.equivalent, "survived": self.survived, "error": self.error,
+                "score": None if self.score is None else round(self.score, 4)}
+
+
+@dataclass(kw_only=True)
+class Report:
+    results: list[MutantResult]
+    generated: int  # mutants generated in all target files
+    selected: int  # mutants chosen to run (after --files / --sample)
+    not_run: int  # selected but not started (budget)
+    stale: list[EquivalentEntry]
+    wrong_equivalents: list[MutantResult] = field(default_factory=list)  # listed equivalent, yet killed
+    baseline_seconds: float = 0.0
+    deadline: float = 0.0
+    wall_seconds: float = 0.0
+    jobs: int = 1
+    command: str = ""
+    cases: int = 0
+
+    def tallies(self) -> tuple[dict[str, Tally], Tally]:
+        per_file: dict[str, Tally] = {}
+        total = Tally()
+        for result in sorted(self.results, key=lambda r: r.mutant.file):
+            per_file.setdefault(result.mutant.file, Tally()).add(result)
+            total.add(result)
+        return dict(sorted(per_file.items())), total
+
+    def survivors(self) -> list[MutantResult]:
+        return sorted((r for r in self.results if r.status == SURVIVED), key=lambda r: (r.mutant.file, r.mutant.line, r.mutant.col, r.mutant.id))
+
+    def errors(self) -> list[MutantResult]:
+        return [r for r in self.results if r.status == ERROR]
+
+    def exit_code(self) -> int:
+        return 1 if self.survivors() or self.errors() else 0
+
+    def to_json(self) -> dict[str, Any]:
+        per_file, total = self.tallies()
+        return {
+            "command": self.command,
+            "jobs": self.jobs,
+            "cases": self.cases,
+            "wall_seconds": round(self.wall_seconds, 1),
+            "baseline_seconds": round(self.baseline_seconds, 2),
+            "mutant_deadline_seconds": round(self.deadline, 1),
+            "generated": self.generated,
+            "selected": self.selected,
+            "not_run_budget": self.not_run,
+            "total": total.to_json(),
+            "files": {name: tally.to_json() for name, tally in per_file.items()},
+            "survivors": [r.to_json() for r in self.survivors()],
+            "stale_equivalents": [{"line": e.line_no, "entry": e.label} for e in self.stale],
+            "equivalent_but_killed": [r.to_json() for r in self.wrong_equivalents],
+            "mutants": [r.to_json() for r in sorted(self.results, key=lambda r: (r.mutant.file, r.mutant.line, r.mutant.col, r.mutant.id))],
+        }
+
+
+def write_json(report: Report, path: Path) -> None:
+    path.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
+
+
+def score_table(report: Report) -> list[str]:
+    per_file, total = report.tallies()
+    lines = [
+        "| file | mutants | killed | (at startup) | timed out | equivalent | survived | score |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, t in per_file.items():
+        lines.append(f"| `{name}` | {t.mutants} | {t.killed} | {t.startup} | {t.timeout} | {t.equivalent} | {t.survived} | {t.score_text()} |")
+    lines.append(f"| **total** | **{total.mutants}** | **{total.killed}** | **{total.startup}** | **{total.timeout}** | "
+                 f"**{total.equivalent}** | **{total.survived}** | **{total.score_text()}** |")
+    return lines
+
+
+def render_markdown(report: Report) -> str:
+    lines = [
+        f"Mutants generated: {report.generated}; run: {len(report.results)}"
+        + (f" (of {report.selected} selected; {report.not_run} not started: budget)" if report.not_run else "")
+        + f"; {report.cases} cases; jobs {report.jobs}; wall time {_duration(report.wall_seconds)}"
+        + f" (unmutated suite {report.baseline_seconds:.1f} s, per-mutant limit {report.deadline:g} s).",
+        "",
+        *score_table(report),
+        "",
+        "Score = (killed + timed out) / (mutants - equivalent).",
+    ]
+    survivors = report.survivors()
+    lines += ["", f"### Survivors ({len(survivors)})", ""]
+    if not survivors:
+        lines.append("None.")
+    for r in survivors:
+        m = r.mutant
+        lines.append(f"- `{m.id}` `{m.file}:{m.line}` ({m.function}, {m.operator}): {_md_code(m.description)}")
+    if report.stale:
+        lines += ["", "### Stale equivalent.yaml entries", ""]
+        lines += [f"- line {e.line_no}: {e.label}" for e in report.stale]
+    return "\n".join(lines) + "\n"
+
+
+def _md_code(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def _duration(seconds: float) -> str:
+    minutes, rest = divmod(int(round(seconds)), 60)
+    return f"{minutes} min {rest:02d} s" if minutes else f"{seconds:.1f} s"
+
+
+def render_terminal(report: Report) -> str:
+    per_file, total = report.tallies()
+    width = max([len("file"), *(len(name) for name in per_file)])
+    out = [f"{'file':<{width}}  mutants  killed  timeout  equiv  survived  score"]
+    for name, t in [*per_file.items(), ("total", total)]:
+        out.append(f"{name:<{width}}  {t.mutants:>7}  {t.killed:>6}  {t.timeout:>7}  {t.equivalent:>5}  {t.survived:>8}  {t.score_text():>6}")
+    out.append(f"(killed at startup: {total.startup}; errors: {total.error})" if total.error else f"(killed at startup: {total.startup})")
+    for r in report.survivors():
+        m = r.mutant
+        out.append("")
+        out.append(f"SURVIVED {m.id}  {m.file}:{m.line}  {m.function}  [{m.operator}]  {m.description}")
+        out += [f"  - {line}" for line in r.before_lines]
+        out += [f"  + {line}" for line in r.after_lines]
+    for r in report.errors():
+        out.append(f"ERROR {r.mutant.id} {r.mutant.file}:{r.mutant.line}: {r.run.detail}")
+    for r in report.wrong_equivalents:
+        out.append(f"WARNING: {r.mutant.id} ({r.mutant.file}:{r.mutant.line}) is listed in equivalent.yaml but was {r.status}: {r.run.detail}")
+    for entry in report.stale:
+        out.append(f"STALE equivalent.yaml line {entry.line_no}: {entry.label} matches no mutant")
+    if report.not_run:
+        out.append(f"budget: {report.not_run} of {report.selected} selected mutants were not started")
+    out.append(f"{len(report.results)} mutants in {_duration(report.wall_seconds)} with {report.jobs} jobs; "
+               f"unmutated suite {report.baseline_seconds:.1f} s ({report.cases} cases), per-mutant limit {report.deadline:g} s")
+    return "\n".join(out)
+
+
+def by_id(results: Iterable[MutantResult]) -> Mapping[str, MutantResult]:
+    return {r.mutant.id: r for r in results}

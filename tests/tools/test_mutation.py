@@ -1,0 +1,247 @@
+"""Tests of the mutation-testing tool (tools/mutation): operators, the mutant copy the engine
+subprocess imports, killed / equivalent classification, and equivalent.yaml matching."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TOOL = REPO / "tools" / "mutation"
+sys.path.insert(0, str(TOOL))
+
+import engine_run  # noqa: E402
+import mutate  # noqa: E402
+import mutants  # noqa: E402
+import results  # noqa: E402
+
+PACKAGE = REPO / "validator" / "studcheck"
+
+SNIPPET = textwrap.dedent('''\
+    """Module docstring: never mutated."""
+    from __future__ import annotations
+
+    from typing import TYPE_CHECKING
+
+    if TYPE_CHECKING:
+        LIMIT = 99
+
+    Alias = list[int | None]
+    SIZE = 8
+
+
+    class Box:
+        """Docstring."""
+
+        __slots__ = ("a", "b")
+        count: int = 0
+
+        def full(self, n: int) -> bool:
+            return n >= SIZE and not self.empty
+
+
+    def pick(values: list[int], flag: bool, extra: int | None = None) -> int | None:
+        """Docstring."""
+        total = 0
+        for value in values:
+            if value < 3:
+                total += value * 2
+        if flag:
+            total = min(total, 10)
+        if total == 0:
+            raise ValueError(f"nothing in {values} above {SIZE + 1}")
+        print(f"total {total + 1}")
+        return total or None
+''')
+
+
+def _by_change(found: list[mutants.Mutant]) -> set[tuple[str, str, str]]:
+    return {(m.operator, m.before, m.after) for m in found}
+
+
+def test_operators_on_a_snippet() -> None:
+    found = mutants.generate_source(SNIPPET, "engine/snippet.py")
+    changes = _by_change(found)
+    expected = {
+        ("cmp", "n >= SIZE", "n > SIZE"),
+        ("cmp", "n >= SIZE", "n < SIZE"),
+        ("not", "not self.empty", "self.empty"),
+        ("boolop", "n >= SIZE and not self.empty", "n >= SIZE or not self.empty"),
+        ("return-not", "n >= SIZE and not self.empty", "not (n >= SIZE and not self.empty)"),
+        ("int", "0", "1"),  # the class attribute default
+        ("int", "8", "9"),  # SIZE
+        ("cmp", "value < 3", "value <= 3"),
+        ("cmp", "value < 3", "value >= 3"),
+        ("int", "value < 3", "value < 4"),
+        ("augassign", "total += value * 2", "total -= value * 2"),
+        ("arith", "value * 2", "value // 2"),
+        ("cond", "flag", "not (flag)"),
+        ("minmax", "min(total, 10)", "max(total, 10)"),
+        ("int", "min(total, 10)", "min(total, 11)"),
+        ("cmp", "total == 0", "total != 0"),
+        ("stmt", 'raise ValueError(f"nothing in {values} above {SIZE + 1}")', "pass"),
+        ("stmt", "total = 0", "pass"),
+        ("stmt", "total = min(total, 10)", "pass"),
+        ("return-none", "total or None", "None"),
+        ("boolop", "total or None", "total and None"),
+    }
+    assert expected <= changes, sorted(expected - changes)
+    # Never mutated: docstrings, TYPE_CHECKING code, type aliases and annotations, __slots__,
+    # message text (f-strings, the raise's message, a call with only message arguments), the final return.
+    texts = " ".join(f"{m.before} {m.after}" for m in found)
+    assert "99" not in texts and "100" not in texts
+    assert not any(m.function == "Alias" for m in found)
+    assert not any("__slots__" in m.before or m.function == "Box.__slots__" for m in found)
+    assert not any("SIZE + 1" in m.before and m.operator != "stmt" for m in found)
+    assert not any(m.before.startswith("print(") for m in found)
+    assert not any(m.operator == "stmt" and m.before.startswith("return total") for m in found)
+    # Every mutant applies cleanly, changes the program, and has a unique ID.
+    for m in found:
+        assert mutants.check_mutant(SNIPPET, m) is None, m
+    assert len({m.id for m in found}) == len(found)
+    # The class-level default is keyed by its name.
+    assert any(m.function == "Box.count" for m in found)
+
+
+def test_operator_edits_are_minimal() -> None:
+    found = mutants.generate_source("def f(a, b):\n    return (a  <  b) + 1  # keep\n", "x.py")
+    swap = next(m for m in found if m.operator == "cmp" and m.after == "a <= b")
+    before, after = mutants.changed_lines("def f(a, b):\n    return (a  <  b) + 1  # keep\n", swap)
+    assert before == ["    return (a  <  b) + 1  # keep"]
+    assert after == ["    return (a  <=  b) + 1  # keep"]
+    assert swap.description == "line 2: `a < b` -> `a <= b`"
+
+
+def test_ids_survive_unrelated_edits() -> None:
+    found = {m.id: m for m in mutants.generate_source(SNIPPET, "engine/snippet.py")}
+    edited = SNIPPET.replace("class Box:", "def added(x: int) -> int:\n    return x + 1\n\n\nclass Box:")
+    edited = edited.replace("print(f\"total", "total = total\n    print(f\"total")  # in the same function, elsewhere
+    again = {m.id: m for m in mutants.generate_source(edited, "engine/snippet.py")}
+    moved = [m for i, m in found.items() if i in again and again[i].line != m.line]
+    assert moved, "the edit should have moved lines"
+    assert set(found) <= set(again)
+
+
+def test_equivalent_matching_and_stale(tmp_path: Path) -> None:
+    found = mutants.generate_source(SNIPPET, "engine/snippet.py")
+    target = next(m for m in found if m.operator == "minmax")
+    path = tmp_path / "equivalent.yaml"
+    path.write_text(textwrap.dedent(f"""\
+        - id: {target.id}
+          file: engine/snippet.py
+          line: {target.line}
+          description: "{target.description}"
+          reason: because
+        - id: snippet-0000000000
+          file: engine/snippet.py
+          line: 3
+          reason: a mutant that no longer exists
+        - scope: function
+          file: engine/snippet.py
+          function: Box
+          reason: the whole class
+        - scope: function
+          file: engine/snippet.py
+          function: gone
+          reason: removed
+    """))
+    entries = results.load_equivalents(path)
+    matched, stale = results.match_equivalents(entries, found)
+    assert matched[target.id].reason == "because"
+    assert {m.id for m in found if m.function.startswith("Box")} <= set(matched)
+    assert [e.id or e.function for e in stale] == ["snippet-0000000000", "gone"]
+    assert stale[0].line_no == 6
+
+
+@pytest.mark.parametrize("text, message", [
+    ("- id: x\n", "reason"),
+    ("- id: x\n  reason: r\n- id: x\n  reason: r\n", "listed twice"),
+    ("- id: x\n  reason: r\n  colour: red\n", "unknown keys"),
+    ("id: x\n", "list"),
+])
+def test_bad_equivalent_file(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "equivalent.yaml"
+    path.write_text(text)
+    with pytest.raises(results.EquivalentError, match=message):
+        results.load_equivalents(path)
+    assert mutate.main(["--equivalent", str(path), "--files", "engine/errors.py", "--quiet"]) == 2
+
+
+def test_the_engine_subprocess_imports_the_mutated_copy(tmp_path: Path) -> None:
+    template = engine_run.snapshot_package(PACKAGE, tmp_path / "template")
+    found = mutants.generate(template / "studcheck", ["engine/betting.py"])
+    mutant = next(m for m in found if m.function == "count_bettors" and m.operator == "cmp")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    workdir = engine_run.make_mutant_copy(template, scratch, mutant)
+    probe = "import inspect, studcheck.engine.betting as b; print(b.__file__); print(inspect.getsource(b.count_bettors))"
+    out = subprocess.run(engine_run.engine_command(workdir, ["-c", probe]), capture_output=True, text=True, check=True,
+                         cwd=REPO / "validator").stdout  # even from validator/, where the original package lies
+    assert out.splitlines()[0] == str(workdir / "studcheck" / "engine" / "betting.py")
+    assert mutant.after in " ".join(out.split())
+    # And through the protocol: the handshake comes from the copy.
+    init = workdir / "studcheck" / "__init__.py"
+    init.write_text(init.read_text().replace('__version__ = "', '__version__ = "9.9.9-mutant+'))
+    client = engine_run.EngineClient(lambda: engine_run.SubprocessTransport(engine_run.engine_command(workdir)))
+    try:
+        info = client.start()
+    finally:
+        client.stop(polite=False)
+    assert info.version.startswith("9.9.9-mutant+")
+
+
+def _small_suite(tmp_path: Path) -> Path:
+    cases = tmp_path / "cases"
+    cases.mkdir()
+    for path in sorted((REPO / "cases" / "stud_high" / "betting").glob("*.yaml"))[:2]:
+        shutil.copy(path, cases / path.name)
+    return cases
+
+
+def test_killed_and_equivalent(tmp_path: Path) -> None:
+    everything = mutants.generate(PACKAGE)
+    # Obviously killable: the hand never gets a street, so the first new_hand crashes the engine.
+    killable = next(m for m in everything if m.function == "Hand.__init__" and m.operator == "stmt" and m.before == "self.street = Street.THIRD")
+    # Equivalent: the event log is not part of any protocol answer.
+    quiet = next(m for m in everything if m.function == "Hand.apply" and m.operator == "stmt" and m.before.startswith("self.events.append("))
+    equivalent = tmp_path / "equivalent.yaml"
+    equivalent.write_text(f"- id: {quiet.id}\n  file: {quiet.file}\n  reason: Hand.events is never in a protocol answer\n")
+    cases = _small_suite(tmp_path)
+    out = tmp_path / "out.json"
+    common = ["--cases", str(cases), "--id", killable.id, "--id", quiet.id, "--jobs", "1", "--quiet"]
+    code = mutate.main([*common, "--equivalent", str(equivalent), "--json", str(out), "--markdown", str(tmp_path / "m.md")])
+    data = json.loads(out.read_text())
+    status = {m["id"]: m for m in data["mutants"]}
+    assert status[killable.id]["status"] == "killed" and status[killable.id]["killer"] is not None
+    assert status[quiet.id]["status"] == "equivalent"
+    assert code == 0
+    assert data["total"]["killed"] == 1 and data["total"]["equivalent"] == 1 and data["total"]["survived"] == 0
+    assert "| **total** | **2** |" in (tmp_path / "m.md").read_text()
+    # Without its entry the same mutant is a survivor, and the exit code says so.
+    code = mutate.main([*common, "--id", quiet.id, "--equivalent", str(tmp_path / "none.yaml"), "--json", str(out)])
+    data = json.loads(out.read_text())
+    assert code == 1
+    assert [s["id"] for s in data["survivors"]] == [quiet.id]
+    survivor = data["survivors"][0]
+    assert survivor["before"][0].strip().startswith("self.events.append(") and survivor["after"][0].strip() == "pass"
+
+
+def test_startup_crash_counts_as_killed(tmp_path: Path) -> None:
+    everything = mutants.generate(PACKAGE, ["rules.py"])
+    # MAX_RAISES_VALUES (3, 4) -> (2, 4): the default max_raises 3 is refused when PROFILES is built at import.
+    broken = next(m for m in everything if m.function == "MAX_RAISES_VALUES" and m.after == "(2, 4)")
+    root = tmp_path / "run"
+    root.mkdir()
+    template = engine_run.snapshot_package(PACKAGE, root / "template")
+    (root / "scratch").mkdir()
+    config = engine_run.RunConfig(template=str(template), cases=str(_small_suite(tmp_path)), scratch=str(root / "scratch"), deadline=30)
+    result = engine_run.run_mutant(broken, config)
+    assert result.status == "killed" and result.startup, result
+    assert "startup" in result.detail
+    assert not list((root / "scratch").iterdir()), "the mutant copy is removed"

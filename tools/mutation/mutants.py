@@ -469,8 +469,9 @@ class _Walker:
             self.add(value, scope, "return-none", (Edit(start=start, end=end, text="None"),), _normal(self.src.text[start:end]), "None")
 
     def condition(self, test: ast.expr, scope: str) -> None:
-        """A test: its own mutations, and a negation when no comparison or `not` operator covers it."""
-        if not isinstance(test, ast.Compare) and not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+        """A test: its own mutations, and a negation unless a comparison, `not` or True/False operator covers it."""
+        covered = isinstance(test, (ast.Compare, ast.Constant)) or (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not))
+        if not covered:
             start, end = self.src.span(test)
             edits = (Edit(start=start, end=start, text="not ("), Edit(start=end, end=end, text=")"))
             self.add(test, scope, "cond", edits, "if", "if not")

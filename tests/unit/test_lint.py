@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,21 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "unseated_reject.yaml": (12, "seat 7 is not seated, so the reason can only be unknown_seat"),
     "winners_as_high_low.yaml": (16, "final.pots[0].high: stud_high pots are awarded as winners, not high"),
     "wrong_reason.yaml": (12, "'not_your_turn' is not one of: hand_over"),
+    # a seat written both ways: YAML reads two keys, and the later one would silently win
+    "seat_twice.yaml": (11, "seat 2 is given twice (as 2 and '2'), first on line 10"),
+    "seat_twice_in_winners.yaml": (17, 'seat 1 is given twice (as 1 and "1")'),
+    # YAML 1.1 reads these otherwise than the author meant
+    "octal_stack.yaml": (9, "`0100` is read by YAML 1.1 as the octal number 64; write 100"),
+    "yes_boolean.yaml": (7, "`yes` is read as the boolean true; write true (or quote it if you meant a string)"),
+    "y_boolean.yaml": (7, "`y` is the boolean true in YAML 1.1 (this parser reads it as a string, others as true): "
+                          "write true, or quote it ('y') if you meant a string"),
+    "sexagesimal.yaml": (15, "`2:59` is read by YAML 1.1 as the base-60 (sexagesimal) number 179: for a key and a "
+                             "value put a space after the colon (2: 59)"),
+    "colon_without_space.yaml": (15, "`1:101` is read as one key with no value: put a space after the colon (1: 101)"),
+    "merge_key.yaml": (10, "merge keys (<<) are not allowed in case files: write the keys out"),
+    "nesting_too_deep.yaml": (14, "nesting too deep: more than 32 levels of mappings and lists"),
+    "unknown_variant.yaml": (6, "variant: 'omaha' is not a variant; the variants and their ID prefixes are "
+                                "stud_high (SH-...), razz (RZ-...), stud_hilo8 (HL-...)"),
 }
 
 
@@ -107,6 +123,13 @@ def test_bad_case_gives_exactly_the_expected_problem(
     assert len(found) == 1, found
     assert found[0][0] == line, found
     assert text in found[0][1], found
+
+
+def test_no_message_prints_a_python_value(corpus: tuple[list[Path], dict[str, list[tuple[int, str]]]]) -> None:
+    """Messages speak YAML (null, true), never Python (None, True)."""
+    for name, found in corpus[1].items():
+        for line, message in found:
+            assert not re.search(r"\b(None|True|False)\b", message), (name, line, message)
 
 
 def test_problem_text_is_file_colon_line_colon_message() -> None:

@@ -18,12 +18,10 @@ from studcheck.cases.deck import card_name
 from studcheck.cases.load import Analysis, Problem, analyse, rule_index, tag_vocabulary
 from studcheck.cases.model import StepKind
 from studcheck.cases.refusal import SETUP_RULES, describe, setup_violations
+from studcheck.cases.source import VARIANT_PREFIXES as VARIANT_PREFIXES  # re-exported (fuzz/write.py)
 from studcheck.cases.source import line_of
 from studcheck.resources import cases_dir
 from studcheck.rules import Options
-
-#: ID prefix for each variant (README: <VARIANT>-<TOPIC>-<NNN>)
-VARIANT_PREFIXES = {"stud_high": "SH", "razz": "RZ", "stud_hilo8": "HL"}
 
 
 def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], list[Problem]]:
@@ -103,15 +101,15 @@ def _spec_problems(result: Analysis) -> list[Problem]:
         info = rules.get(rule_id)
         if info is None:
             add(line, f"rules: unknown rule id {rule_id!r} (not in spec/rules.yaml)")
-        elif variant not in {v.value for v in info.variants}:
+        elif variant in VARIANT_PREFIXES and variant not in {v.value for v in info.variants}:
             applies = ", ".join(v.value for v in info.variants)
             add(line, f"rules: {rule_id} does not apply to {variant} (it applies to {applies})")
     tags = tag_vocabulary()
     for number, tag in enumerate(raw["tags"]):
         if tag not in tags:
             add(line_of(raw, ["tags", number]), f"tags: unknown tag {tag!r} (not in spec/tags.yaml)")
-    expected = VARIANT_PREFIXES.get(variant)
-    if prefix in VARIANT_PREFIXES.values() and prefix != expected:
+    expected = VARIANT_PREFIXES.get(variant)  # None for an unknown variant, which the schema reports
+    if expected is not None and prefix in VARIANT_PREFIXES.values() and prefix != expected:
         add(line_of(raw, ["id"]), f"id: {raw['id']} starts with {prefix} but the variant is {variant} "
                                   f"(use {expected}-...)")
     generated = raw.get("generated") is True

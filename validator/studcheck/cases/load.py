@@ -20,12 +20,14 @@ from studcheck.cases.deck import DeckError, build_deck, check_full_deck
 from studcheck.cases.model import Case, SetupRefusal, Step, StepKind
 from studcheck.cases.refusal import CANONICAL_DECK, describe, setup_violations
 from studcheck.cases.source import (
+    VARIANT_PREFIXES,
     LineDict,
     LineList,
     SourceError,
     line_of,
     parse_yaml,
     schema_problems,
+    show,
     to_json_view,
     where,
 )
@@ -122,7 +124,7 @@ def _analyse(result: Analysis) -> None:
         return
     result.raw = raw
     if not isinstance(raw, LineDict):
-        found = "a list" if isinstance(raw, list) else f"the value {raw!r}"
+        found = "a list" if isinstance(raw, list) else f"the value {show(raw)}"
         result.add(getattr(raw, "line", 1), f"a case file holds one YAML mapping (id, title, rules, ...), found {found}")
         return
     for line, message in schema_problems(raw):
@@ -220,10 +222,10 @@ class _Builder:
         except ValueError:
             pass
         prefix = self.raw["id"].split("-", 1)[0]
-        by_prefix = {"SH": Variant.STUD_HIGH, "RZ": Variant.RAZZ, "HL": Variant.STUD_HILO8}
+        by_prefix = {short: Variant(name) for name, short in VARIANT_PREFIXES.items()}
         if prefix in by_prefix:
             return by_prefix[prefix]
-        self.report(self.line("id"), f"id: a setup_refused case with an unknown variant ({self.raw['variant']!r}) "
+        self.report(self.line("id"), f"id: a setup_refused case with an unknown variant ({show(self.raw['variant'])}) "
                                      "names its suite by the ID prefix: SH-, RZ- or HL-")
         return None
 

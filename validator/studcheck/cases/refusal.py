@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from studcheck.cards import CardError, FULL_DECK, parse_card
+from studcheck.cases.source import show
 from studcheck.rules import MAX_SEATS, MIN_SEATS, SetupError, Stakes, Variant
 
 PLAYERS = "SETUP.PLAYERS"
@@ -51,7 +52,7 @@ def setup_violations(setup: Mapping[str, Any]) -> list[Violation]:
     variant = setup.get("variant")
     if variant not in {v.value for v in Variant}:
         known = ", ".join(v.value for v in Variant)
-        found.append(Violation(rule=None, field="variant", message=f"unknown variant {variant!r} (known: {known})"))
+        found.append(Violation(rule=None, field="variant", message=f"unknown variant {show(variant)} (known: {known})"))
     found += _stakes(setup.get("stakes"))
     found += _seats(setup.get("seats"))
     found += _cards("deck", setup.get("deck"), full=True)
@@ -63,7 +64,7 @@ def setup_violations(setup: Mapping[str, Any]) -> list[Violation]:
 def _stakes(stakes: Any) -> list[Violation]:
     if not isinstance(stakes, Mapping) or set(stakes) != set(STAKE_NAMES):
         return [Violation(rule=STAKES, field="stakes", message=f"needs exactly {', '.join(STAKE_NAMES)}")]
-    found = [Violation(rule=STAKES, field=f"stakes.{name}", message=f"must be a whole number of chips, got {stakes[name]!r}")
+    found = [Violation(rule=STAKES, field=f"stakes.{name}", message=f"must be a whole number of chips, got {show(stakes[name])}")
              for name in STAKE_NAMES if not _whole(stakes[name])]
     if found:
         return found
@@ -87,13 +88,13 @@ def _seats(seats: Any) -> list[Violation]:
         stack: Any = entry.get("stack") if isinstance(entry, Mapping) else None
         if not _whole(seat) or not 1 <= seat <= MAX_SEATS:
             found.append(Violation(rule=PLAYERS, field=f"seats[{position}].seat",
-                                   message=f"must be a seat number from 1 to {MAX_SEATS}, got {seat!r}"))
+                                   message=f"must be a seat number from 1 to {MAX_SEATS}, got {show(seat)}"))
         elif seat in seen:
             found.append(Violation(rule=PLAYERS, field=f"seats[{position}].seat", message=f"seat {seat} is listed twice"))
         seen.add(seat if _whole(seat) else repr(seat))
         if not _whole(stack) or stack <= 0:
             found.append(Violation(rule=STACKS, field=f"seats[{position}].stack",
-                                   message=f"must be a whole number of chips > 0, got {stack!r}"))
+                                   message=f"must be a whole number of chips > 0, got {show(stack)}"))
     return found
 
 

@@ -1,0 +1,122 @@
+"""YAML 1.1 traps, keys given twice, deep nesting and unknown variants, refused at their line.
+
+The bad-case corpus (tests/bad_cases, test_lint.py) has one file per problem; these tests cover the
+variants of each problem at the loader level, where the line numbers are made.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from studcheck.cases import source
+from studcheck.cases.lint import lint
+from studcheck.cases.source import MAX_DEPTH, SourceError, parse_yaml, show, to_json_view
+
+GOOD = (
+    "id: SH-TEST-001\ntitle: fold to the bring-in\nrules: [BRING-IN.ALL-FOLD]\ntags: [bring-in]\n"
+    "variant: stud_high\nstakes: {ante: 1, bring_in: 2, small_bet: 5, big_bet: 10}\n"
+    "seats:\n  1: {stack: 100, cards: Ah Kh 2d}\n  2: {stack: 100, cards: Qs Qd 3c}\n"
+    "steps:\n  - act: 1 bring_in 2\n  - act: 2 fold\n"
+)
+
+
+def _error(text: str) -> SourceError:
+    with pytest.raises(SourceError) as caught:
+        parse_yaml(text)
+    return caught.value
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("a: 1\nb: 0100\n", 2, "`0100` is read by YAML 1.1 as the octal number 64; write 100"),
+        ("a: [1, -0_12]\n", 1, "`-0_12` is read by YAML 1.1 as the octal number -10; write -12"),
+        ("a: 00\n", 1, "`00` is read by YAML 1.1 as the octal number 0; write 0"),
+        ("a:\n  b: YES\n", 2, "`YES` is read as the boolean true; write true (or quote it if you meant a string)"),
+        ("a: Off\n", 1, "`Off` is read as the boolean false; write false (or quote it if you meant a string)"),
+        ("a: {on: 1}\n", 1, "`on` is read as the boolean true"),
+        ("a: [x, N]\n", 1, "`N` is the boolean false in YAML 1.1 (this parser reads it as a string, others as false)"),
+        ("a: yEs\n", 1, "`yEs` looks like the boolean true (yes, no, on and off are booleans in YAML 1.1)"),
+        ("a: 1:30\n", 1, "`1:30` is read by YAML 1.1 as the base-60 (sexagesimal) number 90: for a key and a value "
+                         "put a space after the colon (1: 30); for a string, quote it ('1:30')"),
+        ("a: 1:30.5\n", 1, "`1:30.5` is read by YAML 1.1 as the base-60 (sexagesimal) number 90.5"),
+        ("s: {3:30}\n", 1, "`3:30` is read by YAML 1.1 as the base-60 (sexagesimal) number 210"),
+        ("s: {3:99}\n", 1, "`3:99` is read as one key with no value: put a space after the colon (3: 99)"),
+        ("s:\n  3: 1\n  '3': 2\n", 3, "seat 3 is given twice (as 3 and '3'), first on line 2: YAML reads them as "
+                                      "two different keys, and in the case the later one would silently win"),
+        ("s: {'3': 1, 3: 2}\n", 1, "seat 3 is given twice (as '3' and 3), first on line 1"),
+        ("s: {\"3\": 1, '3': 2}\n", 1, "seat 3 is given twice (as \"3\" and '3'), first on line 1"),
+        ("s: {1: a, 1.0: b}\n", 1, "the same key is given twice (as 1 and 1.0), first on line 1"),
+        ("s:\n  null: 1\n  'null': 2\n", 3, "the same key is given twice (as null and 'null'), first on line 2"),
+        ("a: 1\na: 2\n", 2, "duplicate key 'a' (first on line 1)"),
+        ("x: &a {b: 1}\nz:\n  <<: *a\n", 3, "merge keys (<<) are not allowed in case files: write the keys out"),
+        ("a: " + "[" * 400 + "]" * 400 + "\n", 1, f"nesting too deep: more than {MAX_DEPTH} levels"),
+        ("".join("  " * depth + "k:\n" for depth in range(400)), MAX_DEPTH + 1, "nesting too deep"),
+    ],
+)
+def test_trap_is_refused_at_its_line(text: str, line: int, message: str) -> None:
+    error = _error(text)
+    assert (error.line, message in error.message) == (line, True), (error.line, error.message)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("a: 'yes'", "yes"), ('a: "0100"', "0100"), ("a: '1:30'", "1:30"), ("a: |\n  yes\n", "yes\n"),
+        ("a: 0", 0), ("a: 100", 100), ("a: true", True), ("a: False", False), ("a: ~", None), ("a: 'y'", "y"),
+        ("a: ya", "ya"), ("a: 1: 30", None),
+    ],
+)
+def test_what_is_meant_loads(text: str, value: object) -> None:
+    if text == "a: 1: 30":  # a mapping value on the same line is invalid YAML, not a trap
+        assert "invalid YAML" in _error(text).message
+        return
+    assert parse_yaml(text)[0][1] == {"a": value}
+
+
+def test_seat_keys_written_once_each_way_load() -> None:
+    data = parse_yaml("s: {1: 10, '2': 20}\n")[0][1]
+    assert to_json_view(data) == {"s": {"1": 10, "2": 20}}
+
+
+def test_nesting_through_aliases_is_refused_not_a_crash() -> None:
+    inner = "[" * 25 + "1" + "]" * 25
+    text = f"a: &x {inner}\nb: &y {'[' * 25}*x{']' * 25}\nc: {'[' * 25}*y{']' * 25}\n"
+    data = parse_yaml(text)[0][1]  # each anchor alone is shallow enough
+    with pytest.raises(SourceError, match="nesting too deep once YAML aliases are expanded"):
+        to_json_view(data)
+
+
+def test_a_recursing_parser_reports_the_deep_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure-Python composer (no libyaml) recurses; its RecursionError becomes file:line too."""
+
+    def recurse(self: object) -> None:
+        raise RecursionError
+
+    monkeypatch.setattr(source._LineLoader, "get_node", recurse)
+    text = "a: 1\nb:\n" + "".join("  " * depth + "- \n" for depth in range(1, 60))
+    error = _error(text)
+    assert error.line == MAX_DEPTH + 2 and "nesting too deep" in error.message
+
+
+def test_show_speaks_yaml() -> None:
+    assert [show(None), show(True), show("x"), show([None, {1: False}])] == ["null", "true", "'x'", "[null, {1: false}]"]
+    assert len(show(list(range(100)))) == 60 and show(list(range(100))).endswith("...")
+
+
+def test_type_errors_say_null_not_none(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(GOOD.replace("title: fold to the bring-in", "title:"), encoding="utf-8")
+    assert [(p.line, p.message) for p in lint([path])] == [(2, "title: expected string, got null")]
+    path.write_text(GOOD.replace("tags: [bring-in]", "tags: {a: 1}"), encoding="utf-8")
+    assert [(p.line, p.message) for p in lint([path])] == [(4, "tags: expected list, got mapping {a: 1}")]
+
+
+def test_unknown_variant_with_unknown_prefix_lists_the_variants(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(GOOD.replace("SH-TEST-001", "XX-TEST-001").replace("stud_high", "seven_card"), encoding="utf-8")
+    assert [(p.line, p.message) for p in lint([path])] == [
+        (5, "variant: 'seven_card' is not a variant; the variants and their ID prefixes are stud_high (SH-...), "
+            "razz (RZ-...), stud_hilo8 (HL-...)")]

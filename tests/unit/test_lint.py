@@ -72,6 +72,17 @@ EXPECTED: dict[str, tuple[int, str]] = {
     # a seat written both ways: YAML reads two keys, and the later one would silently win
     "seat_twice.yaml": (11, "seat 2 is given twice (as 2 and '2'), first on line 10"),
     "seat_twice_in_winners.yaml": (17, 'seat 1 is given twice (as 1 and "1")'),
+    # final amounts no engine can produce (chips are only moved: final stacks + rake = starting stacks)
+    "final_stacks_sum.yaml": (15, "final.stacks: the stacks of all seats add up to 201, but the starting stacks add "
+                                  "up to 200: antes and bets only move chips, so the final stacks must add up to 200"),
+    "final_stacks_listed_sum.yaml": (16, "final.stacks: the listed seats end with 201 chips, but the starting stacks "
+                                         "of all seats add up to 200, so only 200 chips are in play"),
+    "final_stacks_rake_range.yaml": (16, "the rake (rake_percent 5, no final.rake) is 0 to 10: the final stacks must "
+                                         "add up to 190 to 200"),
+    "final_rake_too_large.yaml": (16, "final.rake: 2, but the rake is at most 1 (rake_percent 5, rake_cap 1, "
+                                      "200 chips in play)"),
+    "pot_winners_sum.yaml": (16, "final.pots[0]: the winners get 3, but the pot's amount is 2"),
+    "hilo_halves_sum.yaml": (16, "final.pots[0]: the high and low halves pay out 1 + 2 = 3, but the pot's amount is 2"),
     # YAML 1.1 reads these otherwise than the author meant
     "octal_stack.yaml": (9, "`0100` is read by YAML 1.1 as the octal number 64; write 100"),
     "yes_boolean.yaml": (7, "`yes` is read as the boolean true; write true (or quote it if you meant a string)"),

@@ -1,4 +1,4 @@
-"""YAML 1.1 traps, keys given twice, deep nesting and unknown variants, refused at their line.
+"""YAML 1.1 traps, keys given twice, deep nesting, unknown variants and chip arithmetic, refused at their line.
 
 The bad-case corpus (tests/bad_cases, test_lint.py) has one file per problem; these tests cover the
 variants of each problem at the loader level, where the line numbers are made.
@@ -120,3 +120,63 @@ def test_unknown_variant_with_unknown_prefix_lists_the_variants(tmp_path: Path) 
     assert [(p.line, p.message) for p in lint([path])] == [
         (5, "variant: 'seven_card' is not a variant; the variants and their ID prefixes are stud_high (SH-...), "
             "razz (RZ-...), stud_hilo8 (HL-...)")]
+
+
+@pytest.mark.parametrize(
+    ("final", "message"),
+    [
+        ("final:\n  stacks: {1: 101, 2: 99}\n", None),  # 200 in, 200 out
+        ("final:\n  stacks: {1: 101}\n", None),  # one seat listed: only "at most 200" is certain
+        ("final:\n  stacks: {1: 101, 2: 98}\n", "add up to 199, but the starting stacks add up to 200"),
+        ("final:\n  rake: 1\n  stacks: {1: 100, 2: 99}\n", "final.rake: 1, but there is no rake (rake_percent 0)"),
+        ("final:\n  pots: [{amount: 2, winners: {1: 2}}]\n", None),
+        ("final:\n  pots: [{amount: 2, winners: {1: 1}}]\n", "the winners get 1, but the pot's amount is 2"),
+        ("final:\n  pots: [{winners: {1: 9}}]\n", None),  # no amount: nothing certain to compare with
+    ],
+)
+def test_chip_arithmetic(tmp_path: Path, final: str, message: str | None) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(GOOD + final, encoding="utf-8")
+    found = [p.message for p in lint([path])]
+    if message is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and message in found[0], found
+
+
+@pytest.mark.parametrize(
+    ("options", "final", "message"),
+    [
+        # rake_percent 10, no final.rake: the rake is 0 to floor(200 x 10 / 100) = 20
+        ("{rake_percent: 10}", "stacks: {1: 101, 2: 99}", None),
+        ("{rake_percent: 10}", "stacks: {1: 90, 2: 90}", None),
+        ("{rake_percent: 10}", "stacks: {1: 90, 2: 89}", "must add up to 180 to 200"),
+        ("{rake_percent: 10, rake_cap: 3}", "stacks: {1: 99, 2: 97}", "must add up to 197 to 200"),
+        ("{rake_percent: 10}", "{rake: 5, stacks: {1: 100, 2: 95}}", None),
+        ("{rake_percent: 10}", "{rake: 5, stacks: {1: 101, 2: 99}}", "and the rake is 5: antes and bets only move "
+                                                                     "chips, so the final stacks must add up to 195"),
+        ("{rake_percent: 10}", "{rake: 5, stacks: {1: 196}}", "only 195 chips are in play after the rake of 5"),
+        ("{rake_percent: 10}", "{rake: 21}", "the rake is at most 20 (rake_percent 10, 200 chips in play)"),
+    ],
+)
+def test_chip_arithmetic_with_rake(tmp_path: Path, options: str, final: str, message: str | None) -> None:
+    path = tmp_path / "c.yaml"
+    body = f"final:\n  {final}\n" if final.startswith("stacks") else f"final: {final}\n"
+    path.write_text(GOOD.replace("variant: stud_high\n", f"variant: stud_high\noptions: {options}\n") + body,
+                    encoding="utf-8")
+    found = [p.message for p in lint([path])]
+    if message is None:
+        assert found == []
+    else:
+        assert len(found) == 1 and message in found[0], found
+
+
+def test_hilo_half_alone_may_not_exceed_the_pot(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    text = GOOD.replace("stud_high", "stud_hilo8").replace("SH-", "HL-")
+    path.write_text(text + "final:\n  pots: [{amount: 2, high: {1: 1}}]\n", encoding="utf-8")
+    assert lint([path]) == []  # the low half is not listed: it may hold the other chip
+    path.write_text(text + "final:\n  pots: [{amount: 2, high: {1: 3}}]\n", encoding="utf-8")
+    assert [(p.line, p.message) for p in lint([path])] == [
+        (14, "final.pots[0]: the high half alone pays out 3, but the pot's amount is 2: a pot is paid out in full "
+             "(its amount is what is left after any rake)")]

@@ -43,6 +43,7 @@ def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], l
         if not result.problems or _schema_ok(result):
             problems.extend(_spec_problems(result))
         if result.case is not None:
+            problems.extend(_chip_problems(result))
             problems.extend(_deal_problems(result))
             problems.extend(_refusal_problems(result))
         if result.raw is not None:  # a file libyaml could not read already has its problem
@@ -133,6 +134,83 @@ def _duplicate_ids(analyses: Sequence[Analysis]) -> list[Problem]:
             others = ", ".join(f"{p}:{n}" for p, n in where if (p, n) != (path, line))
             found.append(Problem(path=path, line=line, message=f"duplicate id {case_id} (also at {others})"))
     return found
+
+
+def _chip_problems(result: Analysis) -> list[Problem]:
+    """`final` amounts no engine can produce: chips are only moved, never made or lost (POT rules).
+
+    At the end of a hand every chip is in a stack or in the rake, antes and bets included, so the
+    final stacks of all seats add up to the starting stacks minus the rake. The rake is final.rake
+    if the case gives it, else 0 without rake_percent, else anything from 0 to the most the options
+    allow (floor(starting chips x rake_percent / 100), capped by rake_cap): only stacks outside that
+    range are refused. A pot's winners (high plus low in stud_hilo8) share exactly its amount.
+    """
+    case, raw = result.case, result.raw
+    if case is None or case.final is None or case.setup_refused is not None:
+        return []
+    final = case.final
+    found: list[Problem] = []
+
+    def add(path: list[Any], message: str) -> None:
+        found.append(Problem(path=result.path, line=line_of(raw, ["final", *path]), message=message))
+
+    start = sum(seat.stack for seat in case.seats)
+    percent = int(case.options.get("rake_percent", 0))
+    cap = int(case.options.get("rake_cap", 0))
+    most = start * percent // 100
+    if cap > 0:
+        most = min(most, cap)
+    rake = final.get("rake")
+    if isinstance(rake, int) and rake > most:
+        allowed = ("there is no rake (rake_percent 0)" if percent == 0 else
+                   f"the rake is at most {most} (rake_percent {percent}"
+                   + (f", rake_cap {cap}" if cap else "") + f", {start} chips in play)")
+        add(["rake"], f"final.rake: {rake}, but {allowed}")  # the stacks are still checked against it
+    low, high = (rake, rake) if isinstance(rake, int) else (0, most)
+    stacks = final.get("stacks")
+    if isinstance(stacks, dict) and stacks:
+        total = sum(stacks.values())
+        every = set(stacks) == {str(seat.seat) for seat in case.seats}
+        if every and low == high and total != start - low:
+            rake_text = f" and the rake is {low}" if low else ""
+            add(["stacks"], f"final.stacks: the stacks of all seats add up to {total}, but the starting stacks add up "
+                            f"to {start}{rake_text}: antes and bets only move chips, so the final stacks must add up "
+                            f"to {start - low}")
+        elif every and not start - high <= total <= start:
+            add(["stacks"], f"final.stacks: the stacks of all seats add up to {total}, but the starting stacks add up "
+                            f"to {start} and the rake (rake_percent {percent}, no final.rake) is 0 to {high}: the "
+                            f"final stacks must add up to {start - high} to {start}")
+        elif not every and total > start - low:
+            rake_text = f" after the rake of {low}" if low else ""
+            add(["stacks"], f"final.stacks: the listed seats end with {total} chips, but the starting stacks of all "
+                            f"seats add up to {start}, so only {start - low} chips are in play{rake_text}")
+    for number, pot in enumerate(final.get("pots") or []):
+        found.extend(_pot_problems(result, number, pot))
+    return found
+
+
+def _pot_problems(result: Analysis, number: int, pot: dict[str, Any]) -> list[Problem]:
+    """A pot pays out its `amount` (what is left after the rake), no more and no less."""
+    amount = pot.get("amount")
+    if not isinstance(amount, int):
+        return []
+    shares = {name: sum(pot[name].values()) for name in ("winners", "high", "low") if isinstance(pot.get(name), dict)}
+    if not shares:
+        return []
+    total = sum(shares.values())
+    complete = "winners" in shares or ("high" in shares and "low" in shares)
+    if total == amount or (not complete and total < amount):
+        return []
+    if "winners" in shares:
+        paid = f"the winners get {total}"
+    elif complete:
+        paid = f"the high and low halves pay out {shares['high']} + {shares['low']} = {total}"
+    else:
+        paid = f"the {next(iter(shares))} half alone pays out {total}"
+    line = line_of(result.raw, ["final", "pots", number, next(iter(shares))])
+    return [Problem(path=result.path, line=line, message=(
+        f"final.pots[{number}]: {paid}, but the pot's amount is {amount}: a pot is paid out in full (its amount "
+        "is what is left after any rake)"))]
 
 
 def _deal_problems(result: Analysis) -> list[Problem]:

@@ -95,6 +95,8 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "nesting_too_deep.yaml": (14, "nesting too deep: more than 32 levels of mappings and lists"),
     "unknown_variant.yaml": (6, "variant: 'omaha' is not a variant; the variants and their ID prefixes are "
                                 "stud_high (SH-...), razz (RZ-...), stud_hilo8 (HL-...)"),
+    "rule_prefix.yaml": (4, "rules: 'BRING-IN' is a prefix of rule ids, not a rule: cite the rules the case tests "
+                            "(BRING-IN."),
 }
 
 

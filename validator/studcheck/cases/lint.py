@@ -101,7 +101,7 @@ def _spec_problems(result: Analysis) -> list[Problem]:
         line = line_of(raw, ["rules", number])
         info = rules.get(rule_id)
         if info is None:
-            add(line, f"rules: unknown rule id {rule_id!r} (not in spec/rules.yaml)")
+            add(line, _unknown_rule_message(rule_id, rules))
         elif variant in VARIANT_PREFIXES and variant not in {v.value for v in info.variants}:
             applies = ", ".join(v.value for v in info.variants)
             add(line, f"rules: {rule_id} does not apply to {variant} (it applies to {applies})")
@@ -118,6 +118,15 @@ def _spec_problems(result: Analysis) -> list[Problem]:
         add(line_of(raw, ["generated"] if "generated" in raw else ["tags"]),
             "`generated: true` and the tag `generated` go together")
     return found
+
+
+def _unknown_rule_message(rule_id: str, rules: dict[str, Any]) -> str:
+    """A rule ID not in spec/rules.yaml; a prefix of real IDs (`BRING-IN`) says which ones it covers."""
+    below = [known for known in rules if known.startswith(rule_id.rstrip(".") + ".")]
+    if not below:
+        return f"rules: unknown rule id {rule_id!r} (not in spec/rules.yaml)"
+    listed = ", ".join(below[:4]) + (f", ... ({len(below)} rules)" if len(below) > 4 else "")
+    return f"rules: {rule_id!r} is a prefix of rule ids, not a rule: cite the rules the case tests ({listed})"
 
 
 def _duplicate_ids(analyses: Sequence[Analysis]) -> list[Problem]:

@@ -1,4 +1,4 @@
-"""YAML 1.1 traps, keys given twice, deep nesting, unknown variants and chip arithmetic, refused at their line.
+"""YAML 1.1 traps, keys given twice, deep nesting, chip arithmetic and `run --cases` refusing what lint refuses.
 
 The bad-case corpus (tests/bad_cases, test_lint.py) has one file per problem; these tests cover the
 variants of each problem at the loader level, where the line numbers are made.
@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 
 from studcheck.cases import source
-from studcheck.cases.lint import lint
+from studcheck.cases.lint import lint, lint_cases
 from studcheck.cases.source import MAX_DEPTH, SourceError, parse_yaml, show, to_json_view
+from studcheck.cli import main
+
+BAD = Path(__file__).resolve().parents[1] / "bad_cases"
 
 GOOD = (
     "id: SH-TEST-001\ntitle: fold to the bring-in\nrules: [BRING-IN.ALL-FOLD]\ntags: [bring-in]\n"
@@ -180,3 +183,32 @@ def test_hilo_half_alone_may_not_exceed_the_pot(tmp_path: Path) -> None:
     assert [(p.line, p.message) for p in lint([path])] == [
         (14, "final.pots[0]: the high half alone pays out 3, but the pot's amount is 2: a pot is paid out in full "
              "(its amount is what is left after any rake)")]
+
+
+def test_lint_cases_returns_the_cases_it_loaded() -> None:
+    cases, problems = lint_cases([BAD / "rule_prefix.yaml", BAD / "octal_stack.yaml"])
+    assert [case.id for case in cases] == ["BAD-LINT-125"]  # the rule prefix loads; lint still refuses it
+    assert [(p.path.name, p.line) for p in problems] == [("rule_prefix.yaml", 4), ("octal_stack.yaml", 9)]
+
+
+@pytest.mark.parametrize(
+    ("name", "where"),
+    [
+        ("rule_prefix.yaml", ":4: rules: 'BRING-IN' is a prefix of rule ids, not a rule"),
+        ("final_stacks_sum.yaml", ":15: final.stacks: the stacks of all seats add up to 201"),
+        ("octal_stack.yaml", ":9: `0100` is read by YAML 1.1 as the octal number 64; write 100"),
+    ],
+)
+def test_run_refuses_a_case_lint_refuses(name: str, where: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["run", "--in-process", "--no-progress", "--cases", str(BAD / name)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "nothing was run" in err and f"{BAD / name}{where}" in err, err
+    assert out == ""
+
+
+def test_run_still_runs_a_clean_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text(GOOD + "final:\n  stacks: {1: 101, 2: 99}\n", encoding="utf-8")
+    assert main(["run", "--in-process", "--no-progress", "--cases", str(path)]) == 0
+    assert "1 cases, 1 applicable" in capsys.readouterr().out

@@ -16,7 +16,7 @@ from typing import Any
 from studcheck.cards import parse_card
 from studcheck.cases.deck import card_name
 from studcheck.cases.load import Analysis, Problem, analyse, rule_index, tag_vocabulary
-from studcheck.cases.model import StepKind
+from studcheck.cases.model import Case, StepKind
 from studcheck.cases.refusal import SETUP_RULES, describe, setup_violations
 from studcheck.cases.source import VARIANT_PREFIXES as VARIANT_PREFIXES  # re-exported (fuzz/write.py)
 from studcheck.cases.source import line_of
@@ -26,6 +26,20 @@ from studcheck.rules import Options
 
 def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], list[Problem]]:
     """The files looked at and every problem found, sorted by file then line."""
+    files, _, problems = _lint(paths)
+    return files, problems
+
+
+def lint_cases(paths: Sequence[Path | str] | None = None) -> tuple[list[Case], list[Problem]]:
+    """Lint and load in one pass: the cases that loaded (in file order) and every lint problem.
+
+    What `studcheck run --cases` uses, so a case lint refuses is never run (and never read twice).
+    """
+    _, analyses, problems = _lint(paths)
+    return [result.case for result in analyses if result.case is not None], problems
+
+
+def _lint(paths: Sequence[Path | str] | None) -> tuple[list[Path], list[Analysis], list[Problem]]:
     files: list[Path] = []
     problems: list[Problem] = []
     for item in [Path(p) for p in paths] if paths else [cases_dir()]:
@@ -51,7 +65,7 @@ def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], l
     problems.extend(_duplicate_ids(analyses))
     order = {path: number for number, path in enumerate(files)}
     problems.sort(key=lambda p: (order.get(p.path, -1), str(p.path), p.line, p.message))
-    return files, problems
+    return files, analyses, problems
 
 
 _UNQUOTED_WILDCARD_IN_FLOW = re.compile(r"\{[^'\"#]*\?\?")

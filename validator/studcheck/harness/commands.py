@@ -51,7 +51,8 @@ def register(subparsers: Any) -> None:
                                 description="Run the conformance cases against an engine (default: the reference engine).")
     _engine_arguments(run)
     run.add_argument("--in-process", action="store_true", help="run the reference engine in this process (no subprocess)")
-    run.add_argument("--cases", nargs="+", action="extend", metavar="PATH", help="case files or directories (default: the bundled suite)")
+    run.add_argument("--cases", nargs="+", action="extend", metavar="PATH", help="case files or directories (default: the bundled suite); linted first: any problem "
+                     "`studcheck lint` reports stops the run with exit 2")
     run.add_argument("--variant", action="append", metavar="V", help="only this variant (repeatable)")
     run.add_argument("--rule", action="append", metavar="ID", help="only cases testing this rule ID or rule ID prefix (repeatable)")
     run.add_argument("--tag", action="append", metavar="T", help="only cases with this tag (repeatable)")
@@ -145,7 +146,9 @@ def _run(args: argparse.Namespace) -> int:
         print("studcheck run: --in-process runs the reference engine; do not give --engine too", file=sys.stderr)
         return EXIT_CONFIG
     try:
-        suite = load_cases(args.cases)
+        suite = _linted_cases(args.cases) if args.cases else load_cases()
+        if suite is None:
+            return EXIT_CONFIG
         cases = select(suite, args)
         xfail = load_xfail(args.xfail, (case.id for case in suite)) if args.xfail else {}
         client = make_client(args)
@@ -160,6 +163,26 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"studcheck run: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return EXIT_CONFIG
+
+
+def _linted_cases(paths: Sequence[str]) -> list[Any] | None:
+    """The cases in the files the user names, or None (and the problems printed) if lint refuses any.
+
+    A case lint refuses is never run: it may be one no correct engine can pass, or one that tests
+    less than it says. The bundled suite is linted in CI and is only loaded (linting it would add
+    about a tenth of a second: the deal check plays every case on the reference engine).
+    """
+    from studcheck.cases.lint import lint_cases
+
+    cases, problems = lint_cases(paths)
+    if not problems:
+        return cases
+    count = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}"
+    print(f"studcheck run: the case files have {count} (as `studcheck lint` reports them); nothing was run:",
+          file=sys.stderr)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return None
 
 
 def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str], client: EngineClient) -> int:

@@ -7,10 +7,13 @@ module stays a table of contents.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from studcheck import __version__
+
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a command killed by a closed pipe
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,9 +39,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()  # a closed pipe shows up here for the last buffered lines
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `studcheck list | head`: the reader went away. Say nothing more, and keep Python from
+        # complaining when it flushes stdout at exit (the documented recipe).
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return code
 
 

@@ -1,7 +1,8 @@
 """`studcheck serve | run | smoke`: argument parsing and exit codes for engine authors.
 
 Exit codes of `run`: 0 every applicable case passed (expected failures allowed), 1 a case failed,
-errored or unexpectedly passed, 2 usage or configuration error, 3 the engine cannot start or
+errored or unexpectedly passed, 2 usage or configuration error (including a run in which no
+selected case applied to the engine: nothing was checked), 3 the engine cannot start or
 fails the handshake. Counts are never exit codes.
 """
 
@@ -25,7 +26,7 @@ from studcheck.harness.report import (
     render_markdown,
     render_terminal,
 )
-from studcheck.harness.runner import Runner, Verdict
+from studcheck.harness.runner import Outcome, Runner, Verdict
 from studcheck.harness.smoke import diagnose, run_smoke
 from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail
 from studcheck.protocol.client import (
@@ -73,7 +74,19 @@ def register(subparsers: Any) -> None:
 def _engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", metavar="CMD", help="the engine command (split like a shell; no shell unless --shell)")
     parser.add_argument("--shell", action="store_true", help="run --engine through /bin/sh -c")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help=f"seconds to wait for each answer (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--timeout", type=positive_seconds, default=DEFAULT_TIMEOUT, metavar="S",
+                        help=f"seconds to wait for each answer (default {DEFAULT_TIMEOUT:g})")
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds above 0 (a zero or negative wait can never be met)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a number of seconds above 0")
+    return value
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -118,7 +131,8 @@ def replay_command(args: argparse.Namespace) -> Callable[[str], str]:
 
 
 def select(cases: Sequence[Any], args: argparse.Namespace) -> list[Any]:
-    """Filter by variant, rule (ID or dotted prefix), tag and id; unknown IDs are a usage error."""
+    """Filter by variant, rule (ID or dotted prefix), tag and id; an unknown value is a usage error."""
+    _check_selection(args)
     chosen = list(cases)
     if args.variant:
         chosen = [case for case in chosen if case.variant.value in args.variant]
@@ -133,6 +147,27 @@ def select(cases: Sequence[Any], args: argparse.Namespace) -> list[Any]:
             raise ConfigError(f"no case has the ID {', '.join(unknown)}")
         chosen = [case for case in chosen if case.id in args.ids]
     return chosen
+
+
+def _check_selection(args: argparse.Namespace) -> None:
+    """A misspelt --variant, --rule or --tag would select nothing and say only that: name the valid values."""
+    from studcheck.cases.load import rule_index, tag_vocabulary
+    from studcheck.rules import Variant
+
+    variants = [variant.value for variant in Variant]
+    for value in args.variant or []:
+        if value not in variants:
+            raise ConfigError(f"--variant {value}: not a variant (the variants: {', '.join(variants)})")
+    tags = tag_vocabulary()
+    for value in args.tag or []:
+        if value not in tags:
+            raise ConfigError(f"--tag {value}: not a tag (the tags, from spec/tags.yaml: {', '.join(sorted(tags))})")
+    rules = rule_index()
+    for value in args.rule or []:
+        if not any(_rule_matches(rule, value) for rule in rules):
+            prefixes = sorted({rule.split(".")[0] for rule in rules})
+            raise ConfigError(f"--rule {value}: no rule ID is or starts with {value!r} (rule IDs begin with "
+                              f"{', '.join(prefixes)}; `studcheck coverage` lists them all)")
 
 
 def _rule_matches(rule: str, wanted: str) -> bool:
@@ -206,6 +241,9 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             raise
         client.stop()
         code = EXIT_FAIL if any(verdict.outcome in FAILING for verdict in verdicts) else EXIT_OK
+        nothing_applied = bool(verdicts) and all(verdict.outcome is Outcome.NOT_APPLICABLE for verdict in verdicts)
+        if code == EXIT_OK and nothing_applied:
+            code = EXIT_CONFIG  # nothing was checked: that must not look like a pass
         duration = time.perf_counter() - clock
         writer.write(footer_line(verdicts, duration=duration, exit_code=code))
     _junit(args, writer)
@@ -214,6 +252,9 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
         with open(args.markdown, "a", encoding="utf-8") as handle:
             handle.write(render_markdown(verdicts, replay=replay, engine=label))
     print(render_terminal(verdicts, replay=replay, duration=duration))
+    if nothing_applied:
+        print("studcheck run: no selected case applies to this engine (see the not-applicable reasons above): "
+              "nothing was checked, exit code 2", file=sys.stderr)
     return code
 
 

@@ -1,0 +1,50 @@
+"""Small things an engine author trips over: each must give a clear answer, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from harness_helpers import engine
+
+
+def test_list_into_a_closed_pipe_is_quiet() -> None:
+    """`studcheck list | head -1`: no BrokenPipe traceback, and the shell's 141 for a closed pipe."""
+    process = subprocess.Popen([sys.executable, "-m", "studcheck", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()
+    process.stdout.close()  # what `head -1` does after one line
+    stderr = process.stderr.read().decode()
+    code = process.wait(timeout=60)
+    assert first.strip()
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+    assert code == 141
+
+
+@pytest.mark.parametrize("value", ["-3", "0", "nan", "inf", "soon"])
+def test_timeout_must_be_positive_seconds(run_harness, capsys, value: str) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as exit_info:
+        run_harness("run", "--in-process", "--timeout", value)
+    assert exit_info.value.code == 2
+    assert "--timeout" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("option", "value", "named"), [
+    ("--variant", "omaha", "stud_high, razz, stud_hilo8"),
+    ("--tag", "bringin", "bring-in"),
+    ("--rule", "BRING", "BRING-IN"),
+])
+def test_unknown_selection_values_are_named(run_harness, option: str, value: str, named: str) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_harness("run", "--in-process", option, value)
+    assert code == 2
+    assert f"{option} {value}" in err and named in err
+    assert out == ""
+
+
+def test_a_run_where_no_case_applies_is_not_a_pass(run_harness) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_harness("run", "--engine", engine("stud_high_only"), "--variant", "razz", "--no-progress")
+    assert code == 2
+    assert "nothing was checked" in err
+    assert " 0 applicable" in out

@@ -12,6 +12,7 @@ from studcheck.cases.lint import lint_files
 from studcheck.cases.load import CaseError, load_case, load_cases
 from studcheck.cases.model import Case
 from studcheck.cases.show import render
+from studcheck.resources import cases_dir
 from studcheck.rules import Variant
 
 _VARIANTS = [v.value for v in Variant]
@@ -69,7 +70,10 @@ def run_lint(args: argparse.Namespace) -> int:
     files, problems = lint_files(args.paths or None)
     for problem in problems:
         print(problem)
-    print(f"{len(files)} files, {len(problems)} problem{'' if len(problems) == 1 else 's'}")
+    # Say which cases were read: after a non-editable `pip install .` the bundled copy is not the
+    # checkout, and a contributor must not mistake a clean copy for a clean edit.
+    where = "" if args.paths else f" (the bundled cases in {cases_dir()})"
+    print(f"{len(files)} files{where}, {len(problems)} problem{'' if len(problems) == 1 else 's'}")
     return 1 if problems else 0
 
 

@@ -1,0 +1,38 @@
+"""A protocol-perfect engine with one early rule bug: the bring-in gets an option when everyone calls.
+
+Like a big blind in hold'em, the bring-in seat acts once more on third street when nobody
+completed (it may check, complete or fold), so every such hand is still on third street where the
+rules have dealt fourth street. One deviation, dozens of failing cases: the test bed for grouping
+failures by their first divergence (harness/groups.py).
+"""
+import sys
+
+from studcheck.engine import Hand, betting
+from studcheck.protocol.serve import Server, serve
+from studcheck.rules import Street
+
+
+class OptionHand(Hand):
+    option_given = False
+
+    def _apply_betting(self, seat_number, legal):
+        original = betting.next_to_act
+
+        def next_to_act(seats, first, round_):
+            found = original(seats, first, round_)
+            if found is None and round_.street is Street.THIRD and round_.wagers == 0 and not self.option_given:
+                seat = self.seats[self.bring_in_seat]
+                if seat.can_bet and seat.committed == round_.level and betting.count_bettors(seats) > 1:
+                    self.option_given = True
+                    seat.acted_at = None  # he has not acted "yet": check, complete or fold
+                    return seat.seat
+            return found
+
+        betting.next_to_act = next_to_act
+        try:
+            super()._apply_betting(seat_number, legal)
+        finally:
+            betting.next_to_act = original
+
+
+raise SystemExit(serve(sys.stdin.buffer, sys.stdout.buffer, Server(OptionHand)))

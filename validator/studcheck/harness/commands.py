@@ -16,11 +16,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
+from studcheck.harness.groups import group_verdicts
 from studcheck.harness.report import (
     FAILING,
     ReportWriter,
+    Stopped,
     case_line,
     footer_line,
+    group_lines,
     header_line,
     now_iso,
     render_markdown,
@@ -28,7 +31,7 @@ from studcheck.harness.report import (
 )
 from studcheck.harness.runner import Outcome, Runner, Verdict
 from studcheck.harness.smoke import diagnose, run_smoke
-from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail
+from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail, write_xfail
 from studcheck.protocol.client import (
     DEFAULT_TIMEOUT,
     EngineClient,
@@ -62,6 +65,10 @@ def register(subparsers: Any) -> None:
     run.add_argument("--report", type=Path, metavar="FILE.jsonl", help="write the JSON Lines report here")
     run.add_argument("--junit", type=Path, metavar="FILE.xml", help="write a JUnit XML report here")
     run.add_argument("--markdown", type=Path, metavar="FILE.md", help="append a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")
+    run.add_argument("--write-xfail", type=Path, metavar="FILE", help="write every failing case of this run to FILE as an expected-failure "
+                     "file (its cause as the reason), for --xfail next time")
+    run.add_argument("--maxfail", type=int, metavar="N", help="stop after N failing cases (the reports still close)")
+    run.add_argument("-x", "--exitfirst", action="store_const", const=1, dest="maxfail", help="stop at the first failing case (--maxfail 1)")
     run.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     run.set_defaults(handler=_run)
 
@@ -180,6 +187,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.in_process and args.engine:
         print("studcheck run: --in-process runs the reference engine; do not give --engine too", file=sys.stderr)
         return EXIT_CONFIG
+    if args.maxfail is not None and (args.maxfail < 1 or args.write_xfail):
+        print("studcheck run: --maxfail must be at least 1" if args.maxfail < 1 else
+              "studcheck run: --write-xfail needs the whole run; do not combine it with --maxfail or -x", file=sys.stderr)
+        return EXIT_CONFIG
     try:
         suite = _linted_cases(args.cases) if args.cases else load_cases()
         if suite is None:
@@ -235,7 +246,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             return EXIT_ENGINE
         writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args)))
         try:
-            verdicts = _run_all(Runner(client), cases, xfail, writer, replay, progress=not args.no_progress)
+            verdicts = _run_all(Runner(client), cases, xfail, writer, replay, progress=not args.no_progress, maxfail=args.maxfail)
         except BaseException:  # e.g. Ctrl-C: never leave an engine process behind
             client.stop(polite=False)
             raise
@@ -245,13 +256,23 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
         if code == EXIT_OK and nothing_applied:
             code = EXIT_CONFIG  # nothing was checked: that must not look like a pass
         duration = time.perf_counter() - clock
-        writer.write(footer_line(verdicts, duration=duration, exit_code=code))
+        grouping = group_verdicts(verdicts)
+        stopped = None
+        if args.maxfail is not None and len(verdicts) < len(cases):
+            stopped = Stopped(maxfail=args.maxfail, not_run=len(cases) - len(verdicts))
+        for line in group_lines(grouping, replay=replay):
+            writer.write(line)
+        writer.write(footer_line(verdicts, duration=duration, exit_code=code, stopped=stopped))
     _junit(args, writer)
+    label = f"{client.info.name} {client.info.version}" if client.info else engine_label(args)
     if args.markdown:
-        label = f"{client.info.name} {client.info.version}" if client.info else engine_label(args)
         with open(args.markdown, "a", encoding="utf-8") as handle:
-            handle.write(render_markdown(verdicts, replay=replay, engine=label))
-    print(render_terminal(verdicts, replay=replay, duration=duration))
+            handle.write(render_markdown(verdicts, replay=replay, engine=label, grouping=grouping, stopped=stopped))
+    print(render_terminal(verdicts, replay=replay, duration=duration, grouping=grouping, stopped=stopped))
+    if args.write_xfail:
+        written = write_xfail(args.write_xfail, verdicts, grouping, engine=label, command=engine_label(args), cases=_case_args(args))
+        print(f"wrote {written} expected failure{'' if written == 1 else 's'} to {args.write_xfail}; "
+              f"run with --xfail {shlex.quote(str(args.write_xfail))} to expect them")
     if nothing_applied:
         print("studcheck run: no selected case applies to this engine (see the not-applicable reasons above): "
               "nothing was checked, exit code 2", file=sys.stderr)
@@ -259,8 +280,9 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
 
 
 def _run_all(runner: Runner, cases: Sequence[Any], xfail: dict[str, str], writer: ReportWriter,
-             replay: Callable[[str], str], *, progress: bool) -> list[Verdict]:
+             replay: Callable[[str], str], *, progress: bool, maxfail: int | None = None) -> list[Verdict]:
     verdicts: list[Verdict] = []
+    failing = 0
     bar = _progress(len(cases)) if progress else None
     try:
         for case in cases:
@@ -269,6 +291,9 @@ def _run_all(runner: Runner, cases: Sequence[Any], xfail: dict[str, str], writer
             writer.write(case_line(verdict, replay=replay(case.id)))
             if bar is not None:
                 bar.update(1)
+            failing += verdict.outcome in FAILING
+            if maxfail is not None and failing >= maxfail:
+                break
     finally:
         if bar is not None:
             bar.close()

@@ -2,6 +2,12 @@
 
 One <testsuite> per variant, one <testcase> per case (classname `studcheck.<variant>`, name = case
 ID). fail and xpass -> <failure>, error -> <error>, not applicable and xfail -> <skipped>.
+
+The causes of failure (the report's `group` lines) appear twice: a failing testcase has the
+property `studcheck.group` (its cause, the same text for every case of the group), and each suite
+lists the causes of its failures as `studcheck.group.<rank>` properties, largest first, so a CI view
+that shows properties shows the few causes before the many cases. A run stopped by --maxfail says
+so in a `studcheck.stopped` suite property.
 """
 
 from __future__ import annotations
@@ -11,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from junitparser import Error, Failure, JUnitXml, Skipped, TestCase, TestSuite
+from junitparser import Error, Failure, JUnitXml, Properties, Property, Skipped, TestCase, TestSuite
 
 
 def _details(line: Mapping[str, Any]) -> str:
@@ -27,7 +33,7 @@ def _details(line: Mapping[str, Any]) -> str:
     return "\n".join(text)
 
 
-def _testcase(line: Mapping[str, Any]) -> TestCase:
+def _testcase(line: Mapping[str, Any], group: Mapping[str, Any] | None = None) -> TestCase:
     case = TestCase(name=str(line["id"]), classname=f"studcheck.{line['variant']}", time=float(line.get("duration_ms", 0)) / 1000)
     outcome = line["outcome"]
     message = str(line.get("message") or "")
@@ -46,11 +52,33 @@ def _testcase(line: Mapping[str, Any]) -> TestCase:
         case.result = [result]
     if line.get("stderr"):
         case.system_err = str(line["stderr"])
+    if group is not None:
+        properties = Properties()  # type: ignore[no-untyped-call]
+        properties.add_property(Property("studcheck.group", str(group["key"])))
+        properties.add_property(Property("studcheck.group.rank", str(group["rank"])))
+        case._elem.insert(0, properties._elem)  # properties come first in a testcase, as pytest writes them
     return case
 
 
+def _suite_properties(suite: TestSuite, variant: str, groups: list[Mapping[str, Any]], footer: Mapping[str, Any]) -> None:
+    for group in groups:
+        here = (group.get("variants") or {}).get(variant, 0)
+        if here:
+            suite.add_property(f"studcheck.group.{group['rank']}",
+                               f"{here} of {group['count']} failing cases: {group['key']} (e.g. {group['representative']}; "
+                               f"replay: {group['replay']})")
+    stopped = footer.get("stopped")
+    if stopped:
+        suite.add_property("studcheck.stopped", f"stopped after {stopped['maxfail']} failing cases (--maxfail); "
+                                                f"{stopped['not_run']} cases not run")
+
+
 def junit_xml(lines: Iterable[Mapping[str, Any]]) -> JUnitXml:
+    lines = list(lines)
     xml = JUnitXml(name="studcheck")
+    groups = [line for line in lines if line.get("kind") == "group"]
+    group_of = {case_id: group for group in groups for case_id in group.get("cases", [])}
+    footer = next((line for line in lines if line.get("kind") == "footer"), {})
     suites: dict[str, TestSuite] = {}
     header: Mapping[str, Any] = {}
     for line in lines:
@@ -65,8 +93,10 @@ def junit_xml(lines: Iterable[Mapping[str, Any]]) -> JUnitXml:
             suite.add_property("engine", f"{engine.get('name', '?')} {engine.get('version', '')}".strip())
             suite.add_property("studcheck", str(header.get("studcheck", "")))
             suites[variant] = suite
-        suites[variant].add_testcase(_testcase(line))
+        grouped = line["outcome"] in ("fail", "error")
+        suites[variant].add_testcase(_testcase(line, group_of.get(str(line["id"])) if grouped else None))
     for variant in sorted(suites):
+        _suite_properties(suites[variant], variant, groups, footer)
         suites[variant].update_statistics()  # type: ignore[no-untyped-call]
         xml.add_testsuite(suites[variant])
     xml.update_statistics()  # type: ignore[no-untyped-call]

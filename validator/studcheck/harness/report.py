@@ -1,4 +1,5 @@
-"""The run report: one JSON Lines file (header, one line per case, footer) and the terminal view.
+"""The run report: one JSON Lines file (header, one line per case, the failure groups, footer) and
+the terminal view.
 
 The JSONL report is the canonical record (spec/schema/report.schema.json); JUnit XML and the
 terminal summary are derived from the same verdicts, so they cannot disagree.
@@ -9,10 +10,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import IO, Any
 
 from studcheck import PROTOCOL_VERSION, __version__
+from studcheck.harness.groups import Cause, Group, Grouping, group_verdicts
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.protocol.client import truncate
 from studcheck.protocol.messages import EngineInfo
@@ -28,6 +31,21 @@ COLUMNS: tuple[tuple[Outcome, str], ...] = (
 )
 FAILING = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.XPASS})
 WITH_TRANSCRIPT = frozenset({Outcome.FAIL, Outcome.ERROR, Outcome.XFAIL})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Stopped:
+    """The run stopped early (--maxfail): after how many failing cases, and how many were not run."""
+
+    maxfail: int
+    not_run: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"maxfail": self.maxfail, "not_run": self.not_run}
+
+    def describe(self) -> str:
+        failing = f"{self.maxfail} failing case{'' if self.maxfail == 1 else 's'}"
+        return f"stopped early after {failing} (--maxfail {self.maxfail}): {self.not_run} case{'' if self.not_run == 1 else 's'} not run"
 
 
 def now_iso() -> str:
@@ -67,8 +85,30 @@ def counts(verdicts: Iterable[Verdict]) -> dict[str, int]:
     return {outcome.value: tally.get(outcome, 0) for outcome, _ in COLUMNS}
 
 
-def footer_line(verdicts: Sequence[Verdict], *, duration: float, exit_code: int) -> dict[str, Any]:
-    return {"kind": "footer", "counts": counts(verdicts), "duration_s": round(duration, 3), "exit_code": exit_code}
+def footer_line(verdicts: Sequence[Verdict], *, duration: float, exit_code: int, stopped: Stopped | None = None) -> dict[str, Any]:
+    return {"kind": "footer", "counts": counts(verdicts), "duration_s": round(duration, 3), "exit_code": exit_code,
+            "stopped": None if stopped is None else stopped.to_json()}
+
+
+def group_lines(grouping: Grouping, *, replay: Callable[[str], str]) -> list[dict[str, Any]]:
+    """One `group` line per cause of failure (largest first), then one `not_applicable` line per reason."""
+    lines = [_group_line(rank, group, grouping, replay) for rank, group in enumerate(grouping.groups, start=1)]
+    lines += [{"kind": "not_applicable", "reason": entry.reason, "count": len(entry.case_ids), "cases": list(entry.case_ids)}
+              for entry in grouping.not_applicable]
+    return lines
+
+
+def _group_line(rank: int, group: Group, grouping: Grouping, replay: Callable[[str], str]) -> dict[str, Any]:
+    example = group.representative
+    return {
+        "kind": "group", "rank": rank, "key": group.key, **group.divergence.to_json(), "count": group.count,
+        "outcomes": dict(Counter(verdict.outcome.value for verdict in group.verdicts)),
+        "variants": dict(Counter(verdict.variant for verdict in group.verdicts)),
+        "cases": [verdict.case_id for verdict in group.verdicts],
+        "representative": example.case_id, "replay": replay(example.case_id),
+        "rules": [{"id": share.rule, "cases": share.cases, "of": share.of} for share in grouping.rules(group)],
+        "forms": [{"key": key, "count": number} for key, number in group.forms],
+    }
 
 
 class ReportWriter:
@@ -130,27 +170,73 @@ def describe_failure(verdict: Verdict, *, replay: str) -> str:
     return "\n".join(lines)
 
 
-def render_terminal(verdicts: Sequence[Verdict], *, replay: Callable[[str], str], duration: float) -> str:
+def render_groups(grouping: Grouping, *, replay: Callable[[str], str]) -> str:
+    """Failing cases by cause, largest first: count, cause, how the cases showed it, an example to replay."""
+    if not grouping.groups:
+        return ""
+    failing = sum(group.count for group in grouping.groups)
+    causes = f"{len(grouping.groups)} cause{'' if len(grouping.groups) == 1 else 's'}"
+    lines = [f"{failing} failing case{'' if failing == 1 else 's'}, {causes} (grouped by first divergence, largest first):"]
+    width = len(str(grouping.groups[0].count))
+    for group in grouping.groups:
+        example = group.representative
+        where = f"step {example.step + 1} `{example.step_text}`" if example.step is not None else (example.step_text or "setup")
+        lines.append(f"  {group.count:>{width}}  {group.key}")
+        indent = " " * (width + 4)
+        if group.forms:
+            shown = "; ".join(f"{key} ({number})" for key, number in group.forms[:3])
+            more = f"; {len(group.forms) - 3} more" if len(group.forms) > 3 else ""
+            lines.append(f"{indent}first seen by the cases as: {truncate(shown, 400)}{more}")
+        rules = ", ".join(f"{share.rule} ({share.cases} of {share.of})" for share in grouping.rules(group)[:3])
+        if rules and group.divergence.cause is not Cause.ERROR:  # a protocol error is no rule's
+            lines.append(f"{indent}rules hit hardest (cases here of cases citing): {rules}")
+        lines.append(f"{indent}e.g. {example.case_id} at {example.location}, {where}")
+        lines.append(f"{indent}replay: {replay(example.case_id)}")
+    return "\n".join(lines)
+
+
+def render_not_applicable(grouping: Grouping) -> str:
+    if not grouping.not_applicable:
+        return ""
+    total = sum(len(entry.case_ids) for entry in grouping.not_applicable)
+    width = len(str(len(grouping.not_applicable[0].case_ids)))
+    lines = [f"{total} case{'' if total == 1 else 's'} not applicable, by reason:"]
+    lines += [f"  {len(entry.case_ids):>{width}}  {entry.reason}" for entry in grouping.not_applicable]
+    return "\n".join(lines)
+
+
+def render_terminal(verdicts: Sequence[Verdict], *, replay: Callable[[str], str], duration: float,
+                    grouping: Grouping | None = None, stopped: Stopped | None = None) -> str:
+    """Each failing case, the causes of failure, the not-applicable reasons, the table, the totals."""
+    grouping = grouping if grouping is not None else group_verdicts(verdicts)
     parts = []
     failing = [verdict for verdict in verdicts if verdict.outcome in FAILING]
     for verdict in failing:
         parts.append(describe_failure(verdict, replay=replay(verdict.case_id)))
+    parts += [text for text in (render_groups(grouping, replay=replay), render_not_applicable(grouping)) if text]
     parts.append(summary_table(verdicts))
     total = counts(verdicts)
     applicable = len(verdicts) - total[Outcome.NOT_APPLICABLE.value]
     parts.append(f"{len(verdicts)} cases, {applicable} applicable, in {duration:.2f} s")
+    if stopped is not None:
+        parts[-1] += f"; {stopped.describe()}"
     if verdicts and total[Outcome.ERROR.value] == len(verdicts):
         parts.append("every case errored: the engine or its adapter is probably broken; try `studcheck smoke --engine ...`")
     return "\n\n".join(parts)
 
 
-def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str], engine: str) -> str:
-    """A summary for CI pages (e.g. `>> $GITHUB_STEP_SUMMARY`): the table, then each failing case."""
+def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str], engine: str,
+                    grouping: Grouping | None = None, stopped: Stopped | None = None) -> str:
+    """A summary for CI pages (e.g. `>> $GITHUB_STEP_SUMMARY`): the table, the causes, then each failing case."""
+    grouping = grouping if grouping is not None else group_verdicts(verdicts)
     titles = ["variant", *(title for _, title in COLUMNS)]
     lines = [f"## studcheck {__version__}: {engine}", "", "| " + " | ".join(titles) + " |", "|" + "---|" * len(titles)]
     for variant in sorted({verdict.variant for verdict in verdicts}):
         lines.append("| " + " | ".join([variant, *map(str, _row([v for v in verdicts if v.variant == variant]))]) + " |")
     lines.append("| " + " | ".join(["**total**", *map(str, _row(verdicts))]) + " |")
+    if stopped is not None:
+        lines += ["", f"**{stopped.describe()}**"]
+    lines += _markdown_groups(grouping, replay)
     failing = [verdict for verdict in verdicts if verdict.outcome in FAILING]
     if failing:
         lines += ["", f"### {len(failing)} failing"]
@@ -162,3 +248,18 @@ def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
             lines.append(f"  - engine output: `{truncate(verdict.evidence, 200)}`")
         lines.append(f"  - replay: `{replay(verdict.case_id)}`")
     return "\n".join(lines) + "\n"
+
+
+def _markdown_groups(grouping: Grouping, replay: Callable[[str], str]) -> list[str]:
+    if not grouping.groups:
+        return []
+    lines = ["", f"### {len(grouping.groups)} cause{'' if len(grouping.groups) == 1 else 's'} of failure (by first divergence)",
+             "", "| cases | first divergence | example | replay |", "|---:|---|---|---|"]
+    for group in grouping.groups:
+        example = group.representative.case_id
+        lines.append(f"| {group.count} | {_cell(group.key)} | {example} | `{_cell(replay(example))}` |")
+    return lines
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -3,15 +3,23 @@
 Strict by design: a listed case that passes is `xpass` and fails the run (so the list shrinks as
 the engine is fixed), and an ID that names no case is a configuration error (so typos and retired
 cases do not silently hide failures).
+
+`studcheck run --write-xfail FILE` writes the file from a run, so adopting studcheck on an engine
+that fails is one command: each failing case is listed with its cause (harness/groups.py) as the
+reason, grouped under a comment per cause; a case the run already expected to fail keeps its reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import yaml
 
+from studcheck import __version__
+from studcheck.harness.groups import Grouping
+from studcheck.harness.report import now_iso
 from studcheck.harness.runner import Outcome, Verdict
 
 
@@ -70,3 +78,41 @@ def apply_xfail(verdict: Verdict, entries: Mapping[str, str]) -> Verdict:
             message="listed as an expected failure but passed: remove it from the expected-failure file",
         )
     return verdict
+
+
+def render_xfail(verdicts: Sequence[Verdict], grouping: Grouping, *, engine: str, command: str, cases: Sequence[str],
+                 written: str) -> tuple[str, int]:
+    """The expected-failure file for a run's failing cases, and how many entries it has."""
+    kept = [verdict for verdict in verdicts if verdict.outcome is Outcome.XFAIL]
+    total = sum(group.count for group in grouping.groups) + len(kept)
+    causes = f"{len(grouping.groups)} cause{'' if len(grouping.groups) == 1 else 's'}"
+    lines = [
+        f"# Expected failures of {engine}, written by `studcheck run --write-xfail {written}`",
+        f"# (studcheck {__version__}, {now_iso()}; engine command: {command}; cases: {' '.join(cases)}).",
+        f"# {total} failing case{'' if total == 1 else 's'}, {causes}. Each reason is the case's cause: its first",
+        "# divergence from the rules, as the run's summary groups them; cases listed before keep their reason.",
+        f"# Run with `--xfail {written}`. A listed case that passes fails the run (xpass): delete its entry.",
+    ]
+    for group in grouping.groups:
+        lines += ["", f"# {group.count} case{'' if group.count == 1 else 's'}: {group.key}"]
+        lines += _entries((verdict.case_id, group.key) for verdict in group.verdicts)
+    if kept:
+        lines += ["", f"# {len(kept)} listed before and still failing"]
+        lines += _entries((verdict.case_id, verdict.xfail_reason or "listed before") for verdict in kept)
+    return "\n".join(lines) + "\n", total
+
+
+def _entries(pairs: Iterable[tuple[str, str]]) -> list[str]:
+    """`- id: ...` / `  reason: "..."` (a JSON string is a YAML double-quoted scalar)."""
+    lines: list[str] = []
+    for case_id, reason in pairs:
+        lines += [f"- id: {case_id}", f"  reason: {json.dumps(reason, ensure_ascii=False)}"]
+    return lines
+
+
+def write_xfail(path: Path, verdicts: Sequence[Verdict], grouping: Grouping, *, engine: str, command: str,
+                cases: Sequence[str]) -> int:
+    """Write the expected-failure file for this run to `path`; the number of entries."""
+    text, total = render_xfail(verdicts, grouping, engine=engine, command=command, cases=cases, written=str(path))
+    path.write_text(text, encoding="utf-8")
+    return total

@@ -60,6 +60,8 @@ def register(subparsers: Any) -> None:
                       help=f"with --keep-going, stop after N new signatures (default {DEFAULT_MAX_DIVERGENCES})")
     fuzz.add_argument("--known", type=Path, metavar="FILE",
                       help="YAML list of {signature, reason}: divergences to count but not report (known deviations)")
+    fuzz.add_argument("--write-known", type=Path, metavar="FILE",
+                      help="with --keep-going, write every signature of this run to FILE in the --known format")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     fuzz.set_defaults(handler=run_fuzz)
 
@@ -78,6 +80,7 @@ class FuzzConfig:
     max_divergences: int = DEFAULT_MAX_DIVERGENCES
     known: tuple[Known, ...] = ()
     known_file: Path | None = None
+    write_known: Path | None = None
 
 
 def run_fuzz(args: argparse.Namespace) -> int:
@@ -86,8 +89,9 @@ def run_fuzz(args: argparse.Namespace) -> int:
         print("studcheck fuzz: --hands, --timeout, --shrink-replays, --shrink-time and --max-divergences must be positive",
               file=sys.stderr)
         return EXIT_USAGE
-    if args.max_divergences is not None and not args.keep_going:
-        print("studcheck fuzz: --max-divergences needs --keep-going (without it the run stops at the first new divergence)",
+    if (args.max_divergences is not None or args.write_known is not None) and not args.keep_going:
+        option = "--max-divergences" if args.max_divergences is not None else "--write-known"
+        print(f"studcheck fuzz: {option} needs --keep-going (without it the run stops at the first new divergence)",
               file=sys.stderr)
         return EXIT_USAGE
     known: tuple[Known, ...] = ()
@@ -114,7 +118,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
                         replay_engine=replay, shrink_seconds=args.shrink_time, shrink_replays=args.shrink_replays,
                         progress=not args.no_progress and sys.stderr.isatty(), keep_going=args.keep_going,
                         max_divergences=args.max_divergences or DEFAULT_MAX_DIVERGENCES, known=known,
-                        known_file=args.known)
+                        known_file=args.known, write_known=args.write_known)
     return fuzz(EngineClient(factory, timeout=args.timeout), config, out=print)
 
 
@@ -194,6 +198,8 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
         display.close()
     if config.keep_going or config.known_file is not None:
         report_signatures(result, written, out)
+    if config.write_known is not None:
+        _write_known(config, result, written, engine_name, out)
     report_restarts(result, out)
     if not result.new:
         report_summary(result, out)
@@ -202,6 +208,22 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
         print(f"studcheck fuzz: shrinking took {shrinking:.1f} s ({time.perf_counter() - started:.1f} s in all)",
               file=sys.stderr)
     return EXIT_FOUND if result.new else EXIT_OK
+
+
+def _write_known(config: FuzzConfig, result: Any, written: dict[str, str], engine_name: str,
+                 out: Callable[[str], None]) -> None:
+    from studcheck.fuzz.known import write_known
+
+    assert config.write_known is not None
+    try:
+        count = write_known(config.write_known, result.findings.values(), engine=engine_name, seed=config.seed,
+                            hands=result.hands, cases=written)
+    except OSError as exc:
+        out(f"cannot write {config.write_known}: {exc.strerror or exc}")
+        return
+    partial = " (the run stopped early: hands not played may show more)" if result.stopped else ""
+    out(f"wrote {count} signature{'' if count == 1 else 's'} to {config.write_known}{partial}; "
+        f"run with --known {shlex.quote(str(config.write_known))} to count them as known")
 
 
 def _speed(hands: int, requests: int, seconds: float) -> None:

@@ -7,16 +7,28 @@ it is known, so the list documents itself:
       reason: odd chips go to the lowest seat index (docs/conformance/pokerkit.md)
 
 Each of the three parts (kind of step, field path, variant) may be `*`, matching anything.
+
+`studcheck fuzz --keep-going --write-known FILE` writes the file from a run: every signature the
+run saw, a new one with how it first showed as the reason, a known one with the reason it had.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
+from studcheck import __version__
 from studcheck.fuzz.play import Signature
+from studcheck.protocol.client import truncate
+
+if TYPE_CHECKING:
+    from studcheck.fuzz.search import Finding
 
 KINDS = ("new_hand", "act-accepted", "act-refused", "state")
 
@@ -71,3 +83,38 @@ def _entry(path: Path, number: int, item: object) -> Known:
     if kind not in (*KINDS, "*"):
         raise KnownError(f"{where}: unknown kind of step {kind!r} (one of {', '.join(KINDS)}, or *)")
     return Known(kind=kind, path=field_path, variant=variant, reason=reason.strip())
+
+
+def render_known(findings: Iterable[Finding], *, engine: str, seed: int, hands: int, written: str,
+                 cases: dict[str, str]) -> tuple[str, int]:
+    """The --known file for a run's signatures (`cases`: signature text -> case file written), and how many."""
+    findings = list(findings)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
+    lines = [
+        f"# Known divergences of {engine}, written by `studcheck fuzz --write-known {written}`",
+        f"# (studcheck {__version__}, {now}; seed {seed}, {hands} hands): {len(findings)} signature"
+        f"{'' if len(findings) == 1 else 's'}. A new one's reason says how it first showed; a known one keeps its reason.",
+        f"# Run with `--known {written}`: these divergences are counted, not reported. Delete an entry when it is fixed.",
+    ]
+    for finding in findings:
+        lines += [f"- signature: {json.dumps(finding.signature.text())}",
+                  f"  reason: {json.dumps(_reason(finding, seed, cases), ensure_ascii=False)}"]
+    return "\n".join(lines) + "\n", len(findings)
+
+
+def _reason(finding: Finding, seed: int, cases: dict[str, str]) -> str:
+    if finding.known is not None:
+        return finding.known
+    divergence = finding.found.divergence
+    first = truncate(divergence.first.describe(), 200) if divergence is not None else "diverged"
+    case = cases.get(finding.signature.text())
+    where = f"hand {finding.found_at} of seed {seed}, {finding.hands} hand{'' if finding.hands == 1 else 's'}"
+    return f"{first} ({where}{f'; case {case}' if case else ''})"
+
+
+def write_known(path: Path, findings: Iterable[Finding], *, engine: str, seed: int, hands: int,
+                cases: dict[str, str]) -> int:
+    """Write the --known file for these signatures to `path`; how many entries."""
+    text, count = render_known(findings, engine=engine, seed=seed, hands=hands, written=str(path), cases=cases)
+    path.write_text(text, encoding="utf-8")
+    return count

@@ -301,3 +301,9 @@ def test_groups_are_largest_first_and_the_representative_is_the_shortest() -> No
     assert [(entry.reason, entry.case_ids) for entry in grouping.not_applicable] == [
         ("the engine does not support the variant razz", ("X-1",))]
     assert grouping.group_of("B-1") is grouping.groups[1]
+
+
+def test_a_failure_without_differences_is_keyed_by_its_message() -> None:
+    failed = verdict("reject 1 call (out_of_turn)",
+                     message="the engine refused a state request after a refused action (no_hand: seat 3 is not in)")
+    assert case_divergence(failed).key == "the engine refused a state request after a refused action (no_hand: seat N is not in)"

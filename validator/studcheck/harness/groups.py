@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -78,14 +78,18 @@ class Divergence:
         return {"cause": self.cause.value, "field": self.field, "shape": self.shape, "action": self.action}
 
 
-_KEY_FORMS = {
-    Cause.STATE: lambda d: f"{d.field}: {d.shape}",
-    Cause.FINAL: lambda d: f"{d.field}: {d.shape}",
+def _difference(divergence: Divergence) -> str:
+    return f"{divergence.field}: {divergence.shape}" if divergence.field else divergence.shape
+
+
+_KEY_FORMS: dict[Cause, Callable[[Divergence], str]] = {
+    Cause.STATE: _difference,
+    Cause.FINAL: _difference,
     Cause.REFUSED: lambda d: f"a valid {d.action} refused: {d.shape}" if d.action == "new_hand"
     else f"a legal {d.action or 'action'} refused: {d.shape}",
     Cause.ACCEPTED: lambda d: f"{d.action} accepted, must be refused: {d.shape}",
     Cause.WRONG_REASON: lambda d: f"{d.action} refused for the wrong reason: {d.shape}",
-    Cause.CHANGED: lambda d: f"a refused action changed the state: {d.field}: {d.shape}",
+    Cause.CHANGED: lambda d: f"a refused action changed the state: {_difference(d)}" if d.field else d.shape,
     Cause.ERROR: lambda d: f"engine error: {d.shape}",
 }
 

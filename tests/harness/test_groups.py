@@ -243,6 +243,7 @@ def test_indexes_and_seats_are_dropped(path: str, normal: str) -> None:
     ("up.*", ["As", "Ks"], ["As", "Kd"], "other cards"),
     ("up.*", ["5c", "5s"], ["5c"], "fewer cards"),
     ("community", "Qd", None, "expected a card, got nothing"),
+    ("result.pots", [{"amount": 6}, {"amount": 4}], [{"amount": 10}], "fewer entries"),  # merged pots, any count
 ])
 def test_shapes_take_out_what_varies_from_case_to_case(field: str, expected: Any, actual: Any, text: str) -> None:
     assert shape(field, expected, actual) == text
@@ -253,6 +254,8 @@ def test_the_field_that_explains_most_is_chosen_and_its_differences_merged() -> 
     assert main_difference(later) == ("street", "expected 'fourth', got 'third'")
     odd_chip = [Mismatch(path="result.pots[0].winners.1", expected=5, actual=4),
                 Mismatch(path="result.pots[0].winners.2", expected=4, actual=5)]
+    raked = [Mismatch(path="result.pots[0].amount", expected=95, actual=94), Mismatch(path="result.rake", expected=1, actual=2)]
+    assert main_difference(raked) == ("result.rake", "expected N, got N+1")  # the rake decides the amounts
     swapped = list(reversed(odd_chip))
     assert main_difference(odd_chip) == main_difference(swapped) == (
         "result.pots[].winners.*", "expected N, got N+1; expected N, got N-1")

@@ -41,8 +41,10 @@ GROUPED = frozenset({Outcome.FAIL, Outcome.ERROR})
 #: explains what follows
 PATH_FIELDS = ("street", "to_act", "community")
 CARD_FIELDS = ("up", "down")
-#: a differing field explains more the earlier it is here; the rest keep the case's order
-PRIORITY = ("ok", "reason", "street", "up.*", "down.*", "community", "to_act", "legal")
+#: a differing field explains more the earlier it is here; the rest keep the case's order. At the
+#: end of a hand the rake decides the pots' amounts, and the amounts what each winner gets.
+PRIORITY = ("ok", "reason", "street", "up.*", "down.*", "community", "to_act", "legal",
+            "result.rake", "result.pots", "result.pots[].amount", "result.pots[].eligible", "result.returned.*")
 SEAT_FIELDS = frozenset({"to_act", "folded", "all_in", "shown", "mucked", "pots[].eligible", "result.showdown_order"})
 #: refusal reasons about the turn or the hand, not the action: the action is left out of the key
 TURN_REASONS = frozenset({"out_of_turn", "hand_over", "unknown_seat", "no_hand"})
@@ -330,6 +332,8 @@ def shape(field: str, expected: Any, actual: Any) -> str:
         extra = sum(1 for seat in actual if seat not in expected)
         return "; ".join(part for part in (f"missing [{', '.join(['N'] * missing)}]" if missing else "",
                                            f"unexpected [{', '.join(['N'] * extra)}]" if extra else "") if part) or "other order"
+    if isinstance(expected, list) and isinstance(actual, list) and len(expected) != len(actual):
+        return "fewer entries" if len(actual) < len(expected) else "more entries"
     if _is_int(expected) and _is_int(actual) and not seats:
         return f"expected {'N' if abs(actual - expected) == 1 else _form(expected)}, got {_relative(expected, actual)}"
     if seats and _is_int(expected) and _is_int(actual):

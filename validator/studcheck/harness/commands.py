@@ -270,7 +270,8 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             handle.write(render_markdown(verdicts, replay=replay, engine=label, grouping=grouping, stopped=stopped))
     print(render_terminal(verdicts, replay=replay, duration=duration, grouping=grouping, stopped=stopped))
     if args.write_xfail:
-        written = write_xfail(args.write_xfail, verdicts, grouping, engine=label, command=engine_label(args), cases=_case_args(args))
+        written = write_xfail(args.write_xfail, verdicts, grouping, engine=label, command=engine_label(args),
+                              cases=[*_case_args(args), *_selection(args)])
         print(f"wrote {written} expected failure{'' if written == 1 else 's'} to {args.write_xfail}; "
               f"run with --xfail {shlex.quote(str(args.write_xfail))} to expect them")
     if nothing_applied:
@@ -307,6 +308,12 @@ def _progress(total: int) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, unit="case", file=sys.stderr, leave=False)
+
+
+def _selection(args: argparse.Namespace) -> list[str]:
+    """The selection options as given (`--variant razz`), for the header of a --write-xfail file."""
+    chosen = [(name, value) for name in ("variant", "rule", "tag") for value in getattr(args, name) or []]
+    return [f"--{name} {value}" for name, value in chosen] + [f"--id {case_id}" for case_id in args.ids or []]
 
 
 def _case_args(args: argparse.Namespace) -> list[str]:

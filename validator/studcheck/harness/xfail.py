@@ -84,13 +84,15 @@ def render_xfail(verdicts: Sequence[Verdict], grouping: Grouping, *, engine: str
                  written: str) -> tuple[str, int]:
     """The expected-failure file for a run's failing cases, and how many entries it has."""
     kept = [verdict for verdict in verdicts if verdict.outcome is Outcome.XFAIL]
-    total = sum(group.count for group in grouping.groups) + len(kept)
+    grouped = sum(group.count for group in grouping.groups)
+    total = grouped + len(kept)
     causes = f"{len(grouping.groups)} cause{'' if len(grouping.groups) == 1 else 's'}"
+    before = f", {len(kept)} listed before (their reasons kept)" if kept else ""
     lines = [
         f"# Expected failures of {engine}, written by `studcheck run --write-xfail {written}`",
         f"# (studcheck {__version__}, {now_iso()}; engine command: {command}; cases: {' '.join(cases)}).",
-        f"# {total} failing case{'' if total == 1 else 's'}, {causes}. Each reason is the case's cause: its first",
-        "# divergence from the rules, as the run's summary groups them; cases listed before keep their reason.",
+        f"# {total} failing case{'' if total == 1 else 's'}: {grouped} with their cause as the reason ({causes}: the first",
+        f"# divergence from the rules, as the run's summary groups them){before}.",
         f"# Run with `--xfail {written}`. A listed case that passes fails the run (xpass): delete its entry.",
     ]
     for group in grouping.groups:

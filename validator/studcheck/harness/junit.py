@@ -69,8 +69,8 @@ def _suite_properties(suite: TestSuite, variant: str, groups: list[Mapping[str, 
                                f"replay: {group['replay']})")
     stopped = footer.get("stopped")
     if stopped:
-        suite.add_property("studcheck.stopped", f"stopped after {stopped['maxfail']} failing cases (--maxfail); "
-                                                f"{stopped['not_run']} cases not run")
+        suite.add_property("studcheck.stopped", f"stopped early after {stopped['maxfail']} failing case(s) "
+                                                f"(--maxfail {stopped['maxfail']}): {stopped['not_run']} case(s) not run")
 
 
 def junit_xml(lines: Iterable[Mapping[str, Any]]) -> JUnitXml:

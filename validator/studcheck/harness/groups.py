@@ -34,6 +34,7 @@ from typing import Any
 
 from studcheck.harness.compare import Mismatch, compare_state, legal_text
 from studcheck.harness.runner import Outcome, Verdict
+from studcheck.protocol.serve import Server
 
 #: outcomes that are grouped: the ones a divergence explains
 GROUPED = frozenset({Outcome.FAIL, Outcome.ERROR})
@@ -273,8 +274,6 @@ def earlier_divergence(verdict: Verdict) -> Divergence | None:
     """
     if verdict.outcome is not Outcome.FAIL or not verdict.transcript:
         return None
-    from studcheck.protocol.serve import Server
-
     reference = Server()
     for entry in verdict.transcript:
         request, answer = entry.get("request"), entry.get("response")

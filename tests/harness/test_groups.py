@@ -310,3 +310,9 @@ def test_a_failure_without_differences_is_keyed_by_its_message() -> None:
     failed = verdict("reject 1 call (out_of_turn)",
                      message="the engine refused a state request after a refused action (no_hand: seat 3 is not in)")
     assert case_divergence(failed).key == "the engine refused a state request after a refused action (no_hand: seat N is not in)"
+
+
+def test_a_run_stopped_by_a_signal_or_the_deadline_is_no_cause_of_failure() -> None:
+    stopped = [verdict("step 1", outcome=Outcome.ERROR, problem=problem) for problem in ("interrupted", "deadline")]
+    crash = verdict("step 1", outcome=Outcome.ERROR, problem="crash")
+    assert [group.key for group in group_verdicts([*stopped, crash]).groups] == ["engine error: crash"]

@@ -38,6 +38,8 @@ from studcheck.protocol.serve import Server
 
 #: outcomes that are grouped: the ones a divergence explains
 GROUPED = frozenset({Outcome.FAIL, Outcome.ERROR})
+#: errors that are the run's, not the engine's (a signal or --deadline stopped it): no cause of failure
+STOPPED_PROBLEMS = frozenset({"interrupted", "deadline"})
 #: fields that decide the hand's path (which actions are accepted, who wins): a difference there
 #: explains what follows
 PATH_FIELDS = ("street", "to_act", "community")
@@ -171,7 +173,7 @@ def group_verdicts(verdicts: Iterable[Verdict]) -> Grouping:
         cited.update(verdict.rules)
         if verdict.outcome is Outcome.NOT_APPLICABLE:
             skipped.setdefault(verdict.message, []).append(verdict.case_id)
-        elif verdict.outcome in GROUPED:
+        elif verdict.outcome in GROUPED and verdict.problem not in STOPPED_PROBLEMS:
             seen = case_divergence(verdict)
             first = earlier_divergence(verdict) or seen
             failing.setdefault(first, []).append(verdict)

@@ -206,6 +206,8 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_CONFIG
     try:
         return execute(args, cases, xfail, client)
+    except BrokenPipeError:
+        raise  # stdout closed (`studcheck run | head`): the command line handles it (exit 141)
     except OSError as exc:
         print(f"studcheck run: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return EXIT_CONFIG

@@ -230,6 +230,11 @@ def test_killed_and_equivalent(tmp_path: Path) -> None:
     assert [s["id"] for s in data["survivors"]] == [quiet.id]
     survivor = data["survivors"][0]
     assert survivor["before"][0].strip().startswith("self.events.append(") and survivor["after"][0].strip() == "pass"
+    # --rescore classifies the saved runs again with another equivalent.yaml, running nothing.
+    again = tmp_path / "again.json"
+    assert mutate.main(["--rescore", str(out), "--equivalent", str(equivalent), "--json", str(again)]) == 0
+    rescored = {m["id"]: m["status"] for m in json.loads(again.read_text())["mutants"]}
+    assert rescored == {killable.id: "killed", quiet.id: "equivalent"}
 
 
 def test_startup_crash_counts_as_killed(tmp_path: Path) -> None:

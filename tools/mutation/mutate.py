@@ -64,6 +64,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="the package to mutate (default: validator/studcheck of this checkout)")
     parser.add_argument("--cases", type=Path, metavar="DIR", help="the case files (default: the installed studcheck's cases)")
     parser.add_argument("--list-operators", action="store_true", help="describe the mutation operators and exit")
+    parser.add_argument("--rescore", type=Path, metavar="RESULTS.json",
+                        help="run nothing: classify the runs saved by an earlier --json again with the current equivalent.yaml "
+                             "(mutants are matched by ID) and report")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     return parser
 
@@ -88,6 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (package / "engine").is_dir():
         return _usage(f"{package} is not the studcheck package (no engine/ directory)")
 
+    if args.rescore:
+        return _rescore(args, package)
     if args.list:
         try:
             everything = mutants.generate(package)
@@ -208,6 +213,44 @@ def _run(args: argparse.Namespace, package: Path, argv_used: list[str]) -> int:
     finally:
         engine_run.remove_tree(root)
 
+    _emit(report, args)
+    return report.exit_code()
+
+
+def _rescore(args: argparse.Namespace, package: Path) -> int:
+    """Classify an earlier run's results again (after equivalent.yaml changed) without running anything."""
+    try:
+        entries = results.load_equivalents(args.equivalent)
+        saved = results.load_runs(args.rescore)
+    except (results.EquivalentError, OSError, ValueError) as exc:
+        return _usage(str(exc))
+    files = mutants.target_files(package)
+    everything = mutants.generate(package, files)
+    known = {m.id: m for m in everything}
+    matched, stale = results.match_equivalents(entries, everything)
+    sources = {f: (package / f).read_text(encoding="utf-8") for f in files}
+    outcome: list[results.MutantResult] = []
+    missing: list[str] = []
+    for mutant_id, run in saved.runs.items():
+        mutant = known.get(mutant_id)
+        if mutant is None:
+            missing.append(mutant_id)
+            continue
+        outcome.append(results.classify(mutant, run, matched.get(mutant_id), sources[mutant.file]))
+    if missing:
+        print(f"mutate.py: {len(missing)} saved mutants no longer exist (the code changed): {', '.join(missing[:10])}"
+              + (" ..." if len(missing) > 10 else ""), file=sys.stderr)
+    wrong = [r for r in outcome if r.equivalent is not None and r.status in (engine_run.KILLED, engine_run.TIMEOUT)]
+    report = results.Report(
+        results=outcome, generated=len(everything), selected=saved.selected, not_run=saved.not_run, stale=stale,
+        wrong_equivalents=wrong, baseline_seconds=saved.baseline_seconds, deadline=saved.deadline,
+        wall_seconds=saved.wall_seconds, jobs=saved.jobs, cases=saved.cases, command=saved.command,
+    )
+    _emit(report, args)
+    return report.exit_code()
+
+
+def _emit(report: results.Report, args: argparse.Namespace) -> None:
     print(results.render_terminal(report))
     if args.stub:
         for result in report.survivors():
@@ -216,7 +259,6 @@ def _run(args: argparse.Namespace, package: Path, argv_used: list[str]) -> int:
         results.write_json(report, args.json)
     if args.markdown:
         args.markdown.write_text(results.render_markdown(report), encoding="utf-8")
-    return report.exit_code()
 
 
 def _execute(chosen: list[Mutant], config: engine_run.RunConfig, jobs: int,

@@ -255,6 +255,39 @@ class Report:
         }
 
 
+@dataclass(kw_only=True)
+class SavedRuns:
+    """The runs of an earlier --json report, for --rescore."""
+
+    runs: dict[str, RunResult]
+    selected: int = 0
+    not_run: int = 0
+    baseline_seconds: float = 0.0
+    deadline: float = 0.0
+    wall_seconds: float = 0.0
+    jobs: int = 1
+    cases: int = 0
+    command: str = ""
+
+
+def load_runs(path: Path) -> SavedRuns:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or not isinstance(data.get("mutants"), list):
+        raise ValueError(f"{path}: not a --json report of mutate.py")
+    runs: dict[str, RunResult] = {}
+    for item in data["mutants"]:
+        status = item["status"]
+        if status == EQUIVALENT:
+            status = SURVIVED  # equivalence is decided again
+        runs[item["id"]] = RunResult(status=status, detail=item.get("detail", ""), killer=item.get("killer"),
+                                     startup=bool(item.get("startup")), duration=float(item.get("duration", 0.0)),
+                                     cases_run=int(item.get("cases_run", 0)))
+    return SavedRuns(runs=runs, selected=int(data.get("selected", len(runs))), not_run=int(data.get("not_run_budget", 0)),
+                     baseline_seconds=float(data.get("baseline_seconds", 0.0)),
+                     deadline=float(data.get("mutant_deadline_seconds", 0.0)), wall_seconds=float(data.get("wall_seconds", 0.0)),
+                     jobs=int(data.get("jobs", 1)), cases=int(data.get("cases", 0)), command=str(data.get("command", "")))
+
+
 def write_json(report: Report, path: Path) -> None:
     path.write_text(json.dumps(report.to_json(), indent=1) + "\n", encoding="utf-8")
 

@@ -2,7 +2,9 @@
 
 An engine is any program speaking JSON Lines on stdin/stdout. Everything it can do wrong (not
 start, die, stall, print non-JSON, print 20 MB, flood stderr, answer the wrong `seq`, send a
-response outside the schema) becomes an `EngineError` with evidence, never a hang or a traceback.
+response outside the schema, write a line nobody asked for) becomes an `EngineError` with
+evidence, never a hang or a traceback. A signal or the run's deadline cuts any wait short
+(`Stopped`); the engine runs in its own process group, which is killed whole when it is closed.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import selectors
 import shlex
 import signal
@@ -24,6 +27,7 @@ from enum import Enum
 from typing import IO, Any, Protocol
 
 from studcheck import __version__
+from studcheck.protocol import stopping
 from studcheck.protocol.messages import (
     PROTOCOL,
     EngineInfo,
@@ -34,7 +38,12 @@ from studcheck.protocol.messages import (
 )
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
-STDERR_KEEP_BYTES = 64 * 1024
+STDERR_KEEP_BYTES = 64 * 1024  # of each case's stderr: its first quarter and its last three quarters
+STDERR_HEAD_LINES = 20  # a long stderr is shown as its first and last lines, with the count between
+STDERR_TAIL_LINES = 20
+STDERR_LINE_CHARS = 300
+STDERR_SETTLE = 0.05  # seconds to let the stderr reader catch up before evidence is taken
+TERM_GRACE = 0.5  # seconds between SIGTERM and SIGKILL to the engine's process group
 EVIDENCE_CHARS = 300
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_STARTUP_TIMEOUT = 20.0
@@ -51,6 +60,8 @@ class Problem(str, Enum):
     WRONG_SEQ = "wrong_seq"
     BAD_RESPONSE = "bad_response"
     PROTOCOL_VERSION = "protocol_version"
+    INTERRUPTED = "interrupted"  # a signal stopped the run (not the engine's fault)
+    DEADLINE = "deadline"  # the run's --deadline passed
 
 
 class EngineError(Exception):
@@ -64,8 +75,80 @@ class EngineError(Exception):
         self.stderr = stderr
 
 
+class Stopped(EngineError):
+    """A signal or the run's deadline cut a request short (problem `interrupted` or `deadline`).
+
+    An `EngineError`, so every path that survives a broken engine survives this too; the runner
+    tells it apart: no restart, and the cases left are not run.
+    """
+
+
 def truncate(text: str, limit: int = EVIDENCE_CHARS) -> str:
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters in all)"
+
+
+_OMITTED = re.compile(r"… (\d+) lines? …")
+
+
+def omitted_line(count: int) -> str:
+    return f"… {count} line{'' if count == 1 else 's'} …"
+
+
+def shorten(text: str, *, head: int = STDERR_HEAD_LINES, tail: int = STDERR_TAIL_LINES,
+            chars: int = STDERR_LINE_CHARS) -> str:
+    """The first `head` and last `tail` lines with the count of those between: a crash's traceback
+    comes first and its shutdown noise last, and both matter. Lines are cut at `chars`."""
+    lines = [truncate(line, chars) for line in text.strip("\n").splitlines()]
+    if len(lines) <= head + tail + 1:
+        return "\n".join(lines)
+    middle = lines[head: len(lines) - tail]
+    count = sum(int(found.group(1)) if (found := _OMITTED.fullmatch(line)) else 1 for line in middle)
+    return "\n".join([*lines[:head], omitted_line(count), *lines[len(lines) - tail:]])
+
+
+class StderrLog:
+    """What the engine wrote on stderr since the last `mark`: its head and its tail, bounded.
+
+    The harness marks at the start of each case, so a failure shows that case's stderr; on a
+    crash the head keeps the traceback however much noise follows it.
+    """
+
+    def __init__(self, keep: int = STDERR_KEEP_BYTES) -> None:
+        self._head_keep = keep // 4
+        self._tail_keep = keep - self._head_keep
+        self._lock = threading.Lock()
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._dropped = 0  # bytes dropped between head and tail
+        self._lines = 0  # newlines since the mark
+
+    def mark(self) -> None:
+        with self._lock:
+            self._head, self._tail, self._dropped, self._lines = bytearray(), bytearray(), 0, 0
+
+    def add(self, chunk: bytes) -> None:
+        with self._lock:
+            self._lines += chunk.count(b"\n")
+            room = self._head_keep - len(self._head)
+            if room > 0:
+                self._head += chunk[:room]
+                chunk = chunk[room:]
+            self._tail += chunk
+            if len(self._tail) > 2 * self._tail_keep:
+                cut = len(self._tail) - self._tail_keep
+                self._dropped += cut
+                del self._tail[:cut]
+
+    def text(self) -> str:
+        """The stderr since the mark, shortened to its first and last lines (see `shorten`)."""
+        with self._lock:
+            head, tail, dropped, lines = bytes(self._head), bytes(self._tail), self._dropped, self._lines
+        if not dropped:
+            return shorten((head + tail).decode("utf-8", errors="replace"))
+        first = head.decode("utf-8", errors="replace").splitlines()[:STDERR_HEAD_LINES]
+        last = tail.decode("utf-8", errors="replace").splitlines()[1:][-STDERR_TAIL_LINES:]  # [0]: a cut line
+        between = max(lines - len(first) - len(last), 1)
+        return shorten("\n".join([*first, omitted_line(between), *last]))
 
 
 def _show(raw: bytes) -> str:
@@ -81,7 +164,11 @@ class Transport(Protocol):
 
     def receive(self, timeout: float) -> bytes: ...
 
-    def stderr_tail(self) -> str: ...
+    def unsolicited(self, wait: float) -> None: ...
+
+    def mark_stderr(self) -> None: ...
+
+    def stderr_excerpt(self) -> str: ...
 
     def close(self, grace: float = 1.0) -> None: ...
 
@@ -98,13 +185,17 @@ class SubprocessTransport:
         self._stderr_keep = stderr_keep
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[object] = queue.Queue()
-        self._stderr = bytearray()
-        self._stderr_lock = threading.Lock()
+        self._stderr = StderrLog(stderr_keep)
         self._stderr_thread: threading.Thread | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The engine process's id (also its process group's), while it runs."""
+        return None if self._process is None else self._process.pid
 
     def start(self) -> None:
         self._lines = queue.Queue()
-        self._stderr = bytearray()
+        self._stderr = StderrLog(self._stderr_keep)
         try:
             self._process = subprocess.Popen(
                 self.argv,
@@ -116,6 +207,7 @@ class SubprocessTransport:
         except OSError as exc:
             raise EngineError(Problem.START, f"cannot start the engine {shlex.join(self.argv)!r}: {exc}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
+        stopping.register(id(self), self._terminate_group)
         threading.Thread(target=self._read_stdout, args=(self._process.stdout, self._lines), daemon=True).start()
         self._stderr_thread = threading.Thread(target=self._read_stderr, args=(self._process.stderr,), daemon=True)
         self._stderr_thread.start()
@@ -136,15 +228,13 @@ class SubprocessTransport:
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         reader = getattr(stream, "read1", stream.read)
+        log = self._stderr
         try:
             while True:
                 chunk = reader(65536)
                 if not chunk:
                     return
-                with self._stderr_lock:
-                    self._stderr += chunk
-                    if len(self._stderr) > 2 * self._stderr_keep:
-                        del self._stderr[: len(self._stderr) - self._stderr_keep]
+                log.add(chunk)
         except (OSError, ValueError):
             return
 
@@ -172,12 +262,33 @@ class SubprocessTransport:
                 item = self._lines.get_nowait()
             except queue.Empty:
                 return
-            if isinstance(item, EngineError):
-                raise item
-            if item is _EOF:
-                raise EngineError(Problem.CRASH, f"the engine closed its output{self._exit_note(wait=1.0)}")
-            if isinstance(item, bytes) and item.strip():
-                raise EngineError(Problem.BAD_RESPONSE, "the engine wrote a line nobody asked for (two answers to one request?)", line=_show(item))
+            self._refuse(item, "the engine wrote a line nobody asked for (two answers to one request?)", "")
+
+    def _refuse(self, item: object, message: str, when: str) -> None:
+        """Raise for output nobody asked for (a blank line excepted); `when` says since when."""
+        if isinstance(item, EngineError):
+            raise item
+        if item is _EOF:
+            raise EngineError(Problem.CRASH, f"the engine closed its output{when}{self._exit_note(wait=1.0)}")
+        if isinstance(item, bytes) and item.strip():
+            raise EngineError(Problem.BAD_RESPONSE, message, line=_show(item))
+
+    def unsolicited(self, wait: float) -> None:
+        """Raise if the engine writes anything (or exits) within `wait` seconds; no answer is due.
+
+        The harness calls this at the end of each case, so output nobody asked for is blamed on
+        the case after whose last answer it came, not on the next case's first request.
+        """
+        end = time.monotonic() + wait
+        while True:
+            remaining = end - time.monotonic()
+            try:
+                item = self._lines.get(timeout=remaining) if remaining > 0 else self._lines.get_nowait()
+            except queue.Empty:
+                return
+            line = truncate(_show(item), 120) if isinstance(item, bytes) else ""
+            self._refuse(item, f"the engine wrote a line nobody asked for after the case's last answer: {line}",
+                         " after the case's last answer")
 
     def receive(self, timeout: float) -> bytes:
         deadline = time.monotonic() + timeout
@@ -186,9 +297,12 @@ class SubprocessTransport:
             if remaining <= 0:
                 raise EngineError(Problem.TIMEOUT, f"no answer within {timeout:g} s")
             try:
-                item = self._lines.get(timeout=remaining)
+                item = self._lines.get(timeout=min(remaining, stopping.POLL))
             except queue.Empty:
-                raise EngineError(Problem.TIMEOUT, f"no answer within {timeout:g} s") from None
+                signum = stopping.requested()
+                if signum is not None:
+                    raise Stopped(Problem.INTERRUPTED, f"interrupted by {stopping.signal_name(signum)}") from None
+                continue
             if isinstance(item, EngineError):
                 raise item
             if item is _EOF:
@@ -209,13 +323,48 @@ class SubprocessTransport:
             self._stderr_thread.join(timeout=0.5)  # so the evidence includes its last words
         return f" (exit code {code})"
 
-    def stderr_tail(self) -> str:
-        with self._stderr_lock:
-            data = bytes(self._stderr[-self._stderr_keep :])
-        return data.decode("utf-8", errors="replace")
+    def mark_stderr(self) -> None:
+        self._stderr.mark()
+
+    def stderr_excerpt(self) -> str:
+        """The stderr since the mark (see `StderrLog.text`), once the reader has caught up with the pipe."""
+        self._settle_stderr()
+        return self._stderr.text()
+
+    def _settle_stderr(self) -> None:
+        """Wait (at most STDERR_SETTLE s) until the stderr pipe is empty: written before the answer, it
+        may not have been read yet (stdout and stderr are two pipes with no order between them)."""
+        process = self._process
+        if process is None or process.stderr is None or os.name != "posix":
+            return
+        import fcntl
+        import termios
+
+        end = time.monotonic() + STDERR_SETTLE
+        buffer = bytearray(4)
+        while time.monotonic() < end:
+            try:
+                fcntl.ioctl(process.stderr.fileno(), termios.FIONREAD, buffer)
+            except (OSError, ValueError):
+                return
+            if not int.from_bytes(buffer, sys.byteorder):
+                time.sleep(0.001)  # the reader may hold the last chunk it read, not yet logged
+                return
+            time.sleep(0.001)
+
+    def _terminate_group(self) -> None:
+        """SIGTERM to the engine's process group (called from the signal handler: signals only)."""
+        process = self._process
+        if process is not None and os.name == "posix":
+            _signal_group(process.pid, signal.SIGTERM)
 
     def close(self, grace: float = 1.0) -> None:
-        """Close stdin, give the engine `grace` seconds to exit, then kill its process group."""
+        """Close stdin, give the engine `grace` seconds to exit, then end its whole process group.
+
+        Children the engine started (a server, a `sleep`, the program behind `sh -c`) are in its
+        group: they get SIGTERM, then SIGKILL after TERM_GRACE seconds, even if the engine itself
+        exited cleanly, so nothing the engine started outlives the run.
+        """
         process = self._process
         if process is None:
             return
@@ -228,7 +377,9 @@ class SubprocessTransport:
         try:
             process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
-            self._kill(process)
+            pass
+        _end_group(process)
+        stopping.unregister(id(self))
         for stream in (process.stdout, process.stderr):
             try:
                 if stream is not None:
@@ -236,19 +387,45 @@ class SubprocessTransport:
             except OSError:
                 pass
 
-    @staticmethod
-    def _kill(process: subprocess.Popen[bytes]) -> None:
-        try:
-            if os.name == "posix":
-                os.killpg(process.pid, signal.SIGKILL)
-            else:
-                process.kill()
-        except OSError:
-            pass
-        try:
-            process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:
-            pass
+
+def _signal_group(pgid: int, signum: int) -> bool:
+    """Send `signum` to a process group; False if the group has no process left."""
+    try:
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return False
+    return True
+
+
+def _end_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the engine's process group, TERM_GRACE seconds, then SIGKILL to what is left.
+
+    The group keeps the engine's pid as its id while any member lives, so the id cannot have been
+    reused for another group.
+    """
+    if os.name != "posix":
+        if process.poll() is None:
+            process.kill()
+        _reap(process)
+        return
+    if not _signal_group(process.pid, signal.SIGTERM) and process.poll() is not None:
+        return
+    end = time.monotonic() + TERM_GRACE
+    while time.monotonic() < end:
+        if process.poll() is not None and not _signal_group(process.pid, 0):
+            return  # the engine is reaped and nothing is left in its group
+        time.sleep(0.01)
+    _signal_group(process.pid, signal.SIGKILL)
+    _reap(process)
+
+
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    try:
+        process.wait(timeout=5.0)
+    except subprocess.TimeoutExpired:
+        pass
 
 
 def _write_all(stream: IO[bytes], data: bytes, timeout: float) -> None:
@@ -293,6 +470,7 @@ class InProcessTransport:
         self._server: Any = None
         self._pending: list[bytes] = []
         self._log: list[str] = []
+        self._mark = 0
 
     def start(self) -> None:
         if self._factory is None:
@@ -313,15 +491,21 @@ class InProcessTransport:
         except Exception:  # a reference-engine bug: report it like a crashed engine
             self._log.append(traceback.format_exc())
             self._server = None
-            raise EngineError(Problem.CRASH, "the in-process engine raised an exception", stderr=self.stderr_tail()) from None
+            raise EngineError(Problem.CRASH, "the in-process engine raised an exception", stderr=self.stderr_excerpt()) from None
 
     def receive(self, timeout: float) -> bytes:
         if not self._pending:
             raise EngineError(Problem.TIMEOUT, "no answer (in-process engine)")
         return self._pending.pop(0)
 
-    def stderr_tail(self) -> str:
-        return "".join(self._log)[-STDERR_KEEP_BYTES:]
+    def unsolicited(self, wait: float) -> None:
+        """The reference answers each request once; nothing can be left over."""
+
+    def mark_stderr(self) -> None:
+        self._mark = len(self._log)
+
+    def stderr_excerpt(self) -> str:
+        return shorten("".join(self._log[self._mark:]))
 
     def close(self, grace: float = 1.0) -> None:
         self._server = None
@@ -339,6 +523,24 @@ def engine_argv(command: str, *, shell: bool = False) -> list[str]:
 
 def reference_argv() -> list[str]:
     return [sys.executable, "-m", "studcheck", "serve"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Deadline:
+    """When the whole run must end (`--deadline`): waits are cut short there."""
+
+    seconds: float
+    at: float  # time.monotonic()
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        return cls(seconds=seconds, at=time.monotonic() + seconds)
+
+    def left(self) -> float:
+        return self.at - time.monotonic()
+
+    def describe(self) -> str:
+        return f"the run's deadline ({self.seconds:g} s) passed"
 
 
 @dataclass(kw_only=True)
@@ -363,9 +565,11 @@ class EngineClient:
         startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
         validate: bool = True,
         harness: str = f"studcheck {__version__}",
+        deadline: Deadline | None = None,
     ) -> None:
         self._factory = transport_factory
         self.timeout = timeout
+        self.deadline = deadline
         self.startup_timeout = max(startup_timeout, timeout)
         self.validate = validate
         self.harness = harness
@@ -381,8 +585,29 @@ class EngineClient:
     def running(self) -> bool:
         return self._transport is not None
 
+    @property
+    def pid(self) -> int | None:
+        """The engine process's id while it runs as a subprocess."""
+        pid = getattr(self._transport, "pid", None)
+        return pid if isinstance(pid, int) else None
+
+    def stopped(self) -> Stopped | None:
+        """Why the run must stop now (a signal came, or the deadline passed), or None."""
+        signum = stopping.requested()
+        if signum is not None:
+            return Stopped(Problem.INTERRUPTED, f"interrupted by {stopping.signal_name(signum)}")
+        if self.deadline is not None and self.deadline.left() <= 0:
+            return Stopped(Problem.DEADLINE, self.deadline.describe())
+        return None
+
+    def _check_stopped(self) -> None:
+        reason = self.stopped()
+        if reason is not None:
+            raise reason
+
     def start(self) -> EngineInfo:
         """Start the engine and handshake; raises EngineError if either fails."""
+        self._check_stopped()
         transport = self._factory()
         self._transport = transport
         self._due = 0
@@ -390,7 +615,7 @@ class EngineClient:
         try:
             transport.start()
             response = self.request(RequestType.HELLO, {"protocol": PROTOCOL, "harness": self.harness}, timeout=self.startup_timeout)
-        except EngineError:
+        except BaseException:  # an EngineError, or Ctrl-C under pytest: never leave the engine running
             self.stop(polite=False)
             raise
         if response.get("ok") is not True:
@@ -406,10 +631,16 @@ class EngineClient:
         return self.start()
 
     def stop(self, *, polite: bool = True) -> None:
-        """Send `bye` (if polite and running), then close the pipe and reap the process."""
+        """Send `bye` (if polite and running), then close the pipe and end the engine's process group.
+
+        Not polite while answers are due (`bye`'s answer would queue behind them) or once the run
+        must stop: the engine may be stuck in the very request that is being abandoned.
+        """
         transport = self._transport
         if transport is None:
             return
+        if self._due or self.stopped() is not None:
+            polite = False
         if polite:
             try:
                 self.request(RequestType.BYE, {}, timeout=min(self.timeout, 2.0))
@@ -418,8 +649,25 @@ class EngineClient:
         self._transport = None
         transport.close(grace=1.0 if polite else 0.05)
 
+    def mark_stderr(self) -> None:
+        """From now on, errors quote the engine's stderr written since this call (one case's)."""
+        if self._transport is not None:
+            self._transport.mark_stderr()
+
     def stderr_tail(self) -> str:
-        return self._transport.stderr_tail() if self._transport is not None else ""
+        """The engine's stderr since the last mark: its first and last lines (see `shorten`)."""
+        return self._transport.stderr_excerpt() if self._transport is not None else ""
+
+    def expect_quiet(self, wait: float) -> None:
+        """Raise EngineError if the engine writes anything within `wait` seconds while no answer is due."""
+        transport = self._transport
+        if transport is None or self._due or self._outbox:
+            return
+        try:
+            transport.unsolicited(wait)
+        except EngineError as exc:
+            exc.stderr = exc.stderr or transport.stderr_excerpt()
+            raise self.stopped() or exc from None
 
     def request(self, kind: RequestType, fields: Mapping[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
         """Send one request and return the checked response (ok true or false)."""
@@ -435,7 +683,7 @@ class EngineClient:
         """
         transport = self._transport
         if transport is None:
-            raise EngineError(Problem.CRASH, "the engine is not running")
+            raise self.stopped() or EngineError(Problem.CRASH, "the engine is not running")
         self._seq += 1
         message = {"type": kind.value, "seq": self._seq, **fields}
         entry: dict[str, Any] = {"request": message}
@@ -451,13 +699,14 @@ class EngineClient:
             return
         transport = self._transport
         lines, self._outbox = self._outbox, []
+        self._check_stopped()
         if transport is None:
             raise EngineError(Problem.CRASH, "the engine is not running")
         try:
             transport.send(b"".join(lines), self.timeout if timeout is None else timeout, answers_due=self._due)
         except EngineError as exc:
-            exc.stderr = exc.stderr or transport.stderr_tail()
-            raise
+            exc.stderr = exc.stderr or transport.stderr_excerpt()
+            raise self.stopped() or exc from None
         self._due += len(lines)
 
     def flush_discard(self) -> None:
@@ -473,12 +722,18 @@ class EngineClient:
         """Read the answer line to `pending` unchecked (`check` checks it); also kept as `pending.raw`."""
         transport = pending.transport
         self.flush(timeout=timeout)
-        self._due = max(0, self._due - 1)
+        wait = self.timeout if timeout is None else timeout
+        capped = self.deadline is not None and self.deadline.left() < wait
+        if self.deadline is not None:
+            wait = max(min(wait, self.deadline.left()), 0.0)
         try:
-            pending.raw = transport.receive(self.timeout if timeout is None else timeout)
+            pending.raw = transport.receive(wait)
         except EngineError as exc:
-            exc.stderr = exc.stderr or transport.stderr_tail()
-            raise
+            exc.stderr = exc.stderr or transport.stderr_excerpt()
+            if capped and exc.problem is Problem.TIMEOUT and self.deadline is not None:
+                raise Stopped(Problem.DEADLINE, self.deadline.describe(), stderr=exc.stderr) from None
+            raise self.stopped() or exc from None
+        self._due = max(0, self._due - 1)
         return pending.raw
 
     def check(self, pending: Pending, *, schema: bool = True) -> dict[str, Any]:
@@ -486,7 +741,7 @@ class EngineClient:
         try:
             return self._check(pending.kind, pending.raw, pending.entry, pending.seq, schema=schema)
         except EngineError as exc:
-            exc.stderr = exc.stderr or pending.transport.stderr_tail()
+            exc.stderr = exc.stderr or pending.transport.stderr_excerpt()
             raise
 
     def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any], seq: int, *,

@@ -17,7 +17,7 @@ from typing import IO, Any
 from studcheck import PROTOCOL_VERSION, __version__
 from studcheck.harness.groups import Cause, Group, Grouping, group_verdicts
 from studcheck.harness.runner import Outcome, Verdict
-from studcheck.protocol.client import truncate
+from studcheck.protocol.client import shorten, truncate
 from studcheck.protocol.messages import EngineInfo
 
 #: outcomes in table order, with their column titles
@@ -85,9 +85,11 @@ def counts(verdicts: Iterable[Verdict]) -> dict[str, int]:
     return {outcome.value: tally.get(outcome, 0) for outcome, _ in COLUMNS}
 
 
-def footer_line(verdicts: Sequence[Verdict], *, duration: float, exit_code: int, stopped: Stopped | None = None) -> dict[str, Any]:
+def footer_line(verdicts: Sequence[Verdict], *, duration: float, exit_code: int, stopped: Stopped | None = None,
+                interrupted: str | None = None) -> dict[str, Any]:
+    """`interrupted`: the name of the signal that cut the run short (SIGTERM), else null."""
     return {"kind": "footer", "counts": counts(verdicts), "duration_s": round(duration, 3), "exit_code": exit_code,
-            "stopped": None if stopped is None else stopped.to_json()}
+            "stopped": None if stopped is None else stopped.to_json(), "interrupted": interrupted}
 
 
 def group_lines(grouping: Grouping, *, replay: Callable[[str], str]) -> list[dict[str, Any]]:
@@ -160,10 +162,9 @@ def describe_failure(verdict: Verdict, *, replay: str) -> str:
         lines.append(f"    … and {len(verdict.mismatches) - 12} more differences")
     if verdict.evidence:
         lines.append(f"  engine output: {verdict.evidence}")
-    if verdict.stderr.strip():
-        tail = verdict.stderr.strip().splitlines()[-5:]
-        lines.append("  engine stderr (last lines):")
-        lines.extend(f"    {truncate(text, 300)}" for text in tail)
+    if verdict.stderr.strip():  # written during this case; a crash's traceback first, its last words last
+        lines.append("  engine stderr during this case:")
+        lines.extend(f"    {text}" for text in shorten(verdict.stderr, head=20, tail=5).splitlines())
     if verdict.xfail_reason and verdict.outcome is Outcome.XPASS:
         lines.append(f"  expected-failure reason was: {verdict.xfail_reason}")
     lines.append(f"  replay: {replay}")
@@ -210,9 +211,12 @@ def render_terminal(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
     """Each failing case, the causes of failure, the not-applicable reasons, the table, the totals."""
     grouping = grouping if grouping is not None else group_verdicts(verdicts)
     parts = []
-    failing = [verdict for verdict in verdicts if verdict.outcome in FAILING]
+    failing = [verdict for verdict in verdicts if verdict.outcome in FAILING and not verdict.not_run]
     for verdict in failing:
         parts.append(describe_failure(verdict, replay=replay(verdict.case_id)))
+    not_run = [verdict for verdict in verdicts if verdict.not_run]
+    if not_run:  # cut short by a signal or the deadline: one line, not a paragraph each
+        parts.append(f"{len(not_run)} case{'' if len(not_run) == 1 else 's'} {not_run[0].message}")
     parts += [text for text in (render_groups(grouping, replay=replay), render_not_applicable(grouping)) if text]
     parts.append(summary_table(verdicts))
     total = counts(verdicts)
@@ -220,7 +224,7 @@ def render_terminal(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
     parts.append(f"{len(verdicts)} cases, {applicable} applicable, in {duration:.2f} s")
     if stopped is not None:
         parts[-1] += f"; {stopped.describe()}"
-    if verdicts and total[Outcome.ERROR.value] == len(verdicts):
+    if verdicts and total[Outcome.ERROR.value] == len(verdicts) and not not_run:
         parts.append("every case errored: the engine or its adapter is probably broken; try `studcheck smoke --engine ...`")
     return "\n\n".join(parts)
 
@@ -237,7 +241,9 @@ def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
     if stopped is not None:
         lines += ["", f"**{stopped.describe()}**"]
     lines += _markdown_groups(grouping, replay)
-    failing = [verdict for verdict in verdicts if verdict.outcome in FAILING]
+    failing = [verdict for verdict in verdicts if verdict.outcome in FAILING and not verdict.not_run]
+    if len(failing) < sum(verdict.outcome in FAILING for verdict in verdicts):
+        lines += ["", f"**{sum(verdict.not_run for verdict in verdicts)} cases {next(v for v in verdicts if v.not_run).message}**"]
     if failing:
         lines += ["", f"### {len(failing)} failing"]
     for verdict in failing:

@@ -2,7 +2,10 @@
 
 The runner sends only the setup and the actions (never an expectation), keeps the engine's answers,
 and compares them with the case. Engine misbehaviour is an `error` verdict with evidence; the
-engine is then restarted so the next case starts clean.
+engine is then restarted so the next case starts clean. A case's verdict also answers for what
+the engine does right after it (a line nobody asked for), and quotes the stderr written during it.
+Once a signal came or the run's deadline passed, the case in progress and the cases left are
+`error` verdicts with the problem `interrupted` or `deadline`, and the engine is not restarted.
 """
 
 from __future__ import annotations
@@ -16,11 +19,17 @@ from typing import Any
 
 from studcheck.cases.model import Case, Step, StepKind
 from studcheck.harness.compare import Mismatch, compare_final, compare_state, diff_json
-from studcheck.protocol.client import EngineClient, EngineError, truncate
+from studcheck.protocol.client import EngineClient, EngineError, Pending, Stopped
 from studcheck.protocol.messages import EngineInfo, ErrorReason, RequestType
 from studcheck.rules import Options, Variant
 
 MAX_RESTART_FAILURES = 3
+NOT_RUN = "not run"  # the step_text of a case a signal or the deadline kept from running
+#: how long to listen for output nobody asked for after a case's last answer (seconds); a second
+#: answer is written right after the first, and the whole suite must not get noticeably slower
+AFTER_CASE_WAIT = 0.0002
+#: the same after the run's last case: no next request will ever notice it, and it is paid once
+AFTER_RUN_WAIT = 0.2
 
 
 class Outcome(str, Enum):
@@ -59,6 +68,11 @@ class Verdict:
     @property
     def location(self) -> str:
         return f"{self.file}:{self.line}"
+
+    @property
+    def not_run(self) -> bool:
+        """A signal or the deadline kept this case from running at all (reports summarise these)."""
+        return self.outcome is Outcome.ERROR and self.step_text == NOT_RUN
 
     def with_changes(self, **changes: Any) -> Verdict:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -145,17 +159,24 @@ class Runner:
         self.defaults = defaults or Options()
         self._restart_failures = 0
         self._dead: EngineError | None = None
+        self._stopped: Stopped | None = None
 
-    def run(self, case: Case) -> Verdict:
+    def run(self, case: Case, *, last: bool = False) -> Verdict:
+        """The case's verdict; `last`: no case follows, so listen longer for output nobody asked for."""
         started = time.perf_counter()
         base = Verdict(
             case_id=case.id, outcome=Outcome.PASS, variant=case.variant.value, file=display_path(case.path), line=case.line,
             title=case.title, tags=tuple(case.tags), rules=tuple(case.rules),
         )
         verdict = self._run(case, base)
+        if verdict.problem is None and self.client.running:
+            verdict = self._after_case(case, verdict, AFTER_RUN_WAIT if last else AFTER_CASE_WAIT)
         return verdict.with_changes(duration=time.perf_counter() - started)
 
     def _run(self, case: Case, base: Verdict) -> Verdict:
+        stopped = self._stopped or self.client.stopped()
+        if stopped is not None:
+            return self._not_run(case, base, stopped)
         if not self._ensure_running():
             assert self._dead is not None
             return self._error(base, self._dead, prefix="the engine is not running: ")
@@ -167,6 +188,7 @@ class Runner:
             return base.with_changes(outcome=Outcome.NOT_APPLICABLE, message=str(exc))
         base = base.with_changes(options=options)
         self.client.transcript = []
+        self.client.mark_stderr()
         step_index: int | None = None
         phase = "setup"
         try:
@@ -186,11 +208,31 @@ class Runner:
             return base.with_changes(outcome=Outcome.NOT_APPLICABLE, message=str(exc))
         except CaseFailed as exc:
             return self._failed(base, case, exc, step_index, phase)
+        except Stopped as exc:
+            return self._stop(base, exc, step=step_index, case=case)
         except EngineError as exc:
             verdict = self._error(base, exc, step=step_index, case=case)
             self._restart()
             return verdict
         return base
+
+    def _after_case(self, case: Case, verdict: Verdict, wait: float) -> Verdict:
+        """Blame this case for output nobody asked for after its last answer (a second answer, a log
+        line on stdout, an exit): the next case has not sent anything yet, so it cannot be its fault."""
+        try:
+            self.client.expect_quiet(wait)
+        except Stopped as exc:  # the case itself was over: keep its verdict
+            self._stopped = exc
+            self.client.stop(polite=False)
+            return verdict
+        except EngineError as exc:
+            error = self._error(verdict, exc)
+            if verdict.outcome is Outcome.FAIL:
+                error = error.with_changes(message=f"{error.message} (the case had failed before: {verdict.message})")
+            self._restart()
+            return error.with_changes(step=verdict.step, step_text=verdict.step_text or "after the last step",
+                                      line=verdict.line if verdict.step is not None else case.line)
+        return verdict
 
     def _setup(self, case: Case, options: Mapping[str, Any]) -> dict[str, Any]:
         response = self.client.request(RequestType.NEW_HAND, new_hand_fields(case, options))
@@ -206,13 +248,19 @@ class Runner:
         )
 
     def _refused_setup(self, case: Case, options: Mapping[str, Any]) -> None:
-        """A setup the rules forbid: pass iff the engine refuses new_hand with an allowed reason."""
+        """A setup the rules forbid: pass iff the engine refuses new_hand with an allowed reason.
+
+        An acceptance is a `fail` whatever state comes with it: a state built from a forbidden
+        setup (nine seats, a negative stack) often breaks the schema too, and that is the same
+        mistake, not a protocol error worth a restart. The next case's new_hand replaces the hand.
+        """
         assert case.setup_refused is not None
         expected = case.setup_refused.reasons
-        response = self.client.request(RequestType.NEW_HAND, new_hand_fields(case, options))
-        if response["ok"]:
+        pending: Pending = self.client.send(RequestType.NEW_HAND, new_hand_fields(case, options))
+        if self.client.receive(pending, schema=False)["ok"]:
             raise CaseFailed(f"the engine accepted a hand the rules forbid: {case.setup_refused.why}",
                              [Mismatch(path="ok", expected=False, actual=True)])
+        response = self.client.check(pending)  # a refusal must still be a well-formed error answer
         error = response["error"]
         if error["reason"] not in expected:
             raise CaseFailed(
@@ -273,7 +321,7 @@ class Runner:
             message=exc.message,
             mismatches=exc.mismatches,
             transcript=tuple(self.client.transcript),
-            stderr=truncate(self.client.stderr_tail(), 4000) if self.client.running else "",
+            stderr=self.client.stderr_tail() if self.client.running else "",
         )
 
     def _error(self, base: Verdict, exc: EngineError, *, step: int | None = None, case: Case | None = None, prefix: str = "") -> Verdict:
@@ -286,14 +334,37 @@ class Runner:
             message=prefix + exc.message,
             problem=exc.problem.value,
             evidence=exc.line,
-            stderr=exc.stderr[-4000:],
+            stderr=exc.stderr,
             transcript=tuple(self.client.transcript),
         )
+
+    def _stop(self, base: Verdict, exc: Stopped, *, step: int | None = None, case: Case | None = None) -> Verdict:
+        """The case in progress when a signal came or the deadline passed: end the engine now (it may
+        be in the middle of a slow answer) and remember why, so the cases left are not run."""
+        self._stopped = exc
+        self.client.stop(polite=False)
+        verdict = self._error(base, exc, step=step, case=case)
+        return verdict.with_changes(message=f"not finished: {exc.message} during this case")
+
+    def _not_run(self, case: Case, base: Verdict, exc: Stopped) -> Verdict:
+        self._stopped = exc
+        if self.client.running:
+            self.client.stop(polite=False)
+        info = self.client.info
+        if info is not None:
+            try:
+                choose_options(case, info, self.defaults)
+            except NotApplicable as reason:  # it would not have run anyway
+                return base.with_changes(outcome=Outcome.NOT_APPLICABLE, message=str(reason))
+        return base.with_changes(outcome=Outcome.ERROR, step_text=NOT_RUN, message=f"not run: {exc.message}",
+                                 problem=exc.problem.value)
 
     def _restart(self) -> None:
         try:
             self.client.restart()
             self._restart_failures = 0
+        except Stopped as exc:
+            self._stopped = exc
         except EngineError as exc:
             self._restart_failures += 1
             self._dead = exc
@@ -301,6 +372,8 @@ class Runner:
     def _ensure_running(self) -> bool:
         if self.client.running:
             return True
+        if self._stopped is not None:
+            return False
         if self._restart_failures >= MAX_RESTART_FAILURES:
             return False
         self._restart()

@@ -3,11 +3,17 @@
 Hook glue only: cases are loaded and judged by the same runner as `studcheck run`. The engine
 starts lazily, once per process (so once per pytest-xdist worker), on the first case that runs.
 Without `--studcheck-engine` the plugin does nothing.
+
+SIGTERM and SIGHUP (a CI job cancelled) end the engine's process group and stop the session like
+Ctrl-C does; pytest then exits with 128 + the signal number (143, 129). Ctrl-C keeps pytest's own
+exit code 2; the engine is ended all the same.
 """
 
 from __future__ import annotations
 
 import shlex
+import signal
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +24,13 @@ from studcheck.harness.report import describe_failure
 from studcheck.harness.runner import Outcome, Runner, Verdict
 from studcheck.harness.smoke import diagnose
 from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail
+from studcheck.protocol import stopping
 from studcheck.protocol.client import DEFAULT_TIMEOUT, EngineClient, EngineError, SubprocessTransport, engine_argv
 
 _STATE = pytest.StashKey["_EngineState"]()
+_WATCH = pytest.StashKey[stopping.Watch]()
+#: the signals the plugin turns into a clean stop (pytest already stops cleanly on SIGINT)
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -78,11 +88,12 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
+        self.last = False  # no studcheck case runs after this one in this process (set just before it runs)
         self.add_marker(pytest.mark.studcheck)
 
     def runtest(self) -> None:
         state = self.config.stash[_STATE]
-        verdict = apply_xfail(state.get_runner().run(self.case), state.xfail)
+        verdict = apply_xfail(state.get_runner().run(self.case, last=self.last), state.xfail)
         if verdict.outcome is Outcome.NOT_APPLICABLE:
             pytest.skip(f"not applicable: {verdict.message}")
         if verdict.outcome is Outcome.XFAIL:
@@ -108,6 +119,24 @@ def _replay(config: pytest.Config, case_id: str) -> str:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "studcheck: a studcheck conformance case")
+    if config.getoption("studcheck_engine", None):
+        stack = ExitStack()
+        config.stash[_WATCH] = stack.enter_context(stopping.watch(SIGNALS, interrupt=True))
+        config.add_cleanup(stack.close)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Tell the case item whether another case follows it (the last one listens longer for stray output)."""
+    if isinstance(item, CaseItem):
+        item.last = not isinstance(nextitem, CaseItem)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    watch = session.config.stash.get(_WATCH, None)
+    if watch is not None and watch.exit_code is not None and watch.signum != getattr(signal, "SIGINT", None):
+        session.exitstatus = watch.exit_code
 
 
 @pytest.hookimpl(tryfirst=True)

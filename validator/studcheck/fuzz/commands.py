@@ -2,7 +2,9 @@
 
 Exit codes: 0 no new divergence (every hand agreed, or diverged only as listed in --known), 1 a
 new divergence (a case file is written for each new signature) or the engine broke the protocol,
-2 usage error, 3 the engine cannot start or its hello leaves nothing to generate.
+2 usage error, 3 the engine cannot start or its hello leaves nothing to generate. `--deadline`
+passing stops the search with exit code 1. SIGINT, SIGTERM and SIGHUP end the engine's whole
+process group and exit with 128 + the signal number (130, 143, 129).
 Everything on stdout is a function of the seed and the engine's answers (same seed, same output);
 timings go to stderr.
 """
@@ -20,11 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from studcheck.fuzz.known import Known, KnownError, load_known
+from studcheck.protocol import stopping
 from studcheck.protocol.client import (
     DEFAULT_TIMEOUT,
+    Deadline,
     EngineClient,
     EngineError,
     InProcessTransport,
+    Stopped,
     SubprocessTransport,
     Transport,
     engine_argv,
@@ -62,6 +67,8 @@ def register(subparsers: Any) -> None:
                       help="YAML list of {signature, reason}: divergences to count but not report (known deviations)")
     fuzz.add_argument("--write-known", type=Path, metavar="FILE",
                       help="with --keep-going, write every signature of this run to FILE in the --known format")
+    fuzz.add_argument("--deadline", type=stopping.duration, metavar="SECONDS",
+                      help="stop after this long (600, 10m, 1h30m), exit code 1")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     fuzz.set_defaults(handler=run_fuzz)
 
@@ -119,7 +126,10 @@ def run_fuzz(args: argparse.Namespace) -> int:
                         progress=not args.no_progress and sys.stderr.isatty(), keep_going=args.keep_going,
                         max_divergences=args.max_divergences or DEFAULT_MAX_DIVERGENCES, known=known,
                         known_file=args.known, write_known=args.write_known)
-    return fuzz(EngineClient(factory, timeout=args.timeout), config, out=print)
+    deadline = Deadline.after(args.deadline) if args.deadline else None
+    with stopping.watch() as watch:
+        code = fuzz(EngineClient(factory, timeout=args.timeout, deadline=deadline), config, out=print)
+    return watch.exit_code or code
 
 
 def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None] = print,
@@ -185,6 +195,9 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
         result = search(table, caps, settings, progress=display.callbacks(), on_new=on_new)
     except EngineMisbehaved as exc:
         display.close()
+        if isinstance(exc.error, Stopped):  # a signal or the deadline, not the engine's fault
+            out(f"studcheck fuzz: {exc.error.message}; stopped after {table.hands} hands")
+            return EXIT_FOUND
         report_misbehaviour(exc, out)
         return EXIT_FOUND
     except ReferenceFailed as exc:

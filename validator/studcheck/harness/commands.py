@@ -3,7 +3,13 @@
 Exit codes of `run`: 0 every applicable case passed (expected failures allowed), 1 a case failed,
 errored or unexpectedly passed, 2 usage or configuration error (including a run in which no
 selected case applied to the engine: nothing was checked), 3 the engine cannot start or
-fails the handshake. Counts are never exit codes.
+fails the handshake. Counts are never exit codes. `--deadline` passing is exit code 1 (the case in
+progress and the cases left are errors, problem `deadline`).
+
+Signals: on SIGINT (Ctrl-C), SIGTERM or SIGHUP, `run` and `smoke` end the engine's whole process
+group (SIGTERM, half a second, SIGKILL), `run` closes its reports (the case in progress and the
+cases left are errors with the problem `interrupted`; the footer's `interrupted` names the
+signal), and both exit with 128 + the signal number: 130 (SIGINT), 143 (SIGTERM), 129 (SIGHUP).
 """
 
 from __future__ import annotations
@@ -32,8 +38,10 @@ from studcheck.harness.report import (
 from studcheck.harness.runner import Outcome, Runner, Verdict
 from studcheck.harness.smoke import diagnose, run_smoke
 from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail, write_xfail
+from studcheck.protocol import stopping
 from studcheck.protocol.client import (
     DEFAULT_TIMEOUT,
+    Deadline,
     EngineClient,
     EngineError,
     InProcessTransport,
@@ -69,6 +77,8 @@ def register(subparsers: Any) -> None:
                      "file (its cause as the reason), for --xfail next time")
     run.add_argument("--maxfail", type=int, metavar="N", help="stop after N failing cases (the reports still close)")
     run.add_argument("-x", "--exitfirst", action="store_const", const=1, dest="maxfail", help="stop at the first failing case (--maxfail 1)")
+    run.add_argument("--deadline", type=stopping.duration, metavar="SECONDS", help="end the run after this long (600, 10m, 1h30m): "
+                     "the case in progress and the cases left are errors (`deadline`), exit code 1")
     run.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
     run.set_defaults(handler=_run)
 
@@ -116,7 +126,8 @@ def make_client(args: argparse.Namespace) -> EngineClient:
 
         def factory() -> Transport:
             return SubprocessTransport(argv)
-    return EngineClient(factory, timeout=args.timeout)
+    seconds = getattr(args, "deadline", None)
+    return EngineClient(factory, timeout=args.timeout, deadline=Deadline.after(seconds) if seconds else None)
 
 
 def engine_label(args: argparse.Namespace) -> str:
@@ -205,7 +216,9 @@ def _run(args: argparse.Namespace) -> int:
         print("studcheck run: no case matches the selection", file=sys.stderr)
         return EXIT_CONFIG
     try:
-        return execute(args, cases, xfail, client)
+        with stopping.watch() as watch:
+            code = execute(args, cases, xfail, client)
+        return watch.exit_code or code
     except BrokenPipeError:
         raise  # stdout closed (`studcheck run | head`): the command line handles it (exit 141)
     except OSError as exc:
@@ -242,10 +255,11 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             client.start()
         except EngineError as exc:
             print(f"studcheck run: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
+            code = _interrupted_code(EXIT_ENGINE)
             writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args)))
-            writer.write(footer_line([], duration=time.perf_counter() - clock, exit_code=EXIT_ENGINE))
+            writer.write(footer_line([], duration=time.perf_counter() - clock, exit_code=code, interrupted=_signal()))
             _junit(args, writer)
-            return EXIT_ENGINE
+            return code
         writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args)))
         try:
             verdicts = _run_all(Runner(client), cases, xfail, writer, replay, progress=not args.no_progress, maxfail=args.maxfail)
@@ -253,7 +267,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             client.stop(polite=False)
             raise
         client.stop()
-        code = EXIT_FAIL if any(verdict.outcome in FAILING for verdict in verdicts) else EXIT_OK
+        code = _interrupted_code(EXIT_FAIL if any(verdict.outcome in FAILING for verdict in verdicts) else EXIT_OK)
         nothing_applied = bool(verdicts) and all(verdict.outcome is Outcome.NOT_APPLICABLE for verdict in verdicts)
         if code == EXIT_OK and nothing_applied:
             code = EXIT_CONFIG  # nothing was checked: that must not look like a pass
@@ -264,7 +278,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             stopped = Stopped(maxfail=args.maxfail, not_run=len(cases) - len(verdicts))
         for line in group_lines(grouping, replay=replay):
             writer.write(line)
-        writer.write(footer_line(verdicts, duration=duration, exit_code=code, stopped=stopped))
+        writer.write(footer_line(verdicts, duration=duration, exit_code=code, stopped=stopped, interrupted=_signal()))
     _junit(args, writer)
     label = f"{client.info.name} {client.info.version}" if client.info else engine_label(args)
     if args.markdown:
@@ -276,6 +290,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
                               cases=[*_case_args(args), *_selection(args)])
         print(f"wrote {written} expected failure{'' if written == 1 else 's'} to {args.write_xfail}; "
               f"run with --xfail {shlex.quote(str(args.write_xfail))} to expect them")
+    _say_stopped(verdicts, code, client)
     if nothing_applied:
         print("studcheck run: no selected case applies to this engine (see the not-applicable reasons above): "
               "nothing was checked, exit code 2", file=sys.stderr)
@@ -288,8 +303,8 @@ def _run_all(runner: Runner, cases: Sequence[Any], xfail: dict[str, str], writer
     failing = 0
     bar = _progress(len(cases)) if progress else None
     try:
-        for case in cases:
-            verdict = apply_xfail(runner.run(case), xfail)
+        for number, case in enumerate(cases, start=1):
+            verdict = apply_xfail(runner.run(case, last=number == len(cases)), xfail)
             verdicts.append(verdict)
             writer.write(case_line(verdict, replay=replay(case.id)))
             if bar is not None:
@@ -301,6 +316,28 @@ def _run_all(runner: Runner, cases: Sequence[Any], xfail: dict[str, str], writer
         if bar is not None:
             bar.close()
     return verdicts
+
+
+def _signal() -> str | None:
+    """The name of the signal that interrupted the run, if one did."""
+    signum = stopping.requested()
+    return None if signum is None else stopping.signal_name(signum)
+
+
+def _interrupted_code(code: int) -> int:
+    signum = stopping.requested()
+    return code if signum is None else 128 + signum
+
+
+def _say_stopped(verdicts: Sequence[Verdict], code: int, client: EngineClient) -> None:
+    """One line on stderr when a signal or the deadline cut the run short."""
+    stopped = [verdict for verdict in verdicts if verdict.problem in ("interrupted", "deadline")]
+    reason = client.stopped()
+    if not stopped or reason is None:
+        return
+    not_run = sum(verdict.step_text == "not run" for verdict in stopped)
+    print(f"studcheck run: {reason.message}: {len(stopped) - not_run} case{'' if len(stopped) - not_run == 1 else 's'} "
+          f"not finished, {not_run} not run; exit code {code}", file=sys.stderr)
 
 
 def _progress(total: int) -> Any:
@@ -355,7 +392,10 @@ def _smoke(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"studcheck smoke: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    result = run_smoke(client, print)
+    with stopping.watch() as watch:
+        result = run_smoke(client, print)
+    if watch.exit_code is not None:
+        return watch.exit_code
     if result.ok:
         print("smoke test passed: the adapter speaks the protocol; now try `studcheck run --engine ...`")
         return EXIT_OK

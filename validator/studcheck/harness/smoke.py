@@ -1,7 +1,8 @@
 """`studcheck smoke`: is the adapter wired correctly? (before any rule is judged)
 
 Handshake, then one short hand (everyone folds to the bring-in), then `bye`. Every problem is told
-in plain words with a hint, because the person reading it is writing an adapter right now.
+in plain words with a hint, because the person reading it is writing an adapter right now. A
+signal (Ctrl-C on an adapter that hangs) ends the engine's process group and says so.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from studcheck.cards import FULL_DECK, parse_cards
-from studcheck.protocol.client import EngineClient, EngineError, Problem, truncate
+from studcheck.protocol.client import EngineClient, EngineError, Problem, Stopped, shorten
 from studcheck.protocol.messages import RequestType
 from studcheck.rules import Options
 
@@ -24,6 +25,8 @@ HINTS: dict[Problem, str] = {
     Problem.WRONG_SEQ: "every answer must copy the `seq` of the request it answers",
     Problem.BAD_RESPONSE: "compare the answer with spec/protocol.md and spec/schema/protocol.schema.json",
     Problem.PROTOCOL_VERSION: "answer hello with \"protocol\": 1 (the version this harness speaks)",
+    Problem.INTERRUPTED: "a signal stopped the harness; the engine's whole process group was ended",
+    Problem.DEADLINE: "the run's --deadline passed; a longer one, or a faster engine, lets it finish",
 }
 
 #: three players; door cards Kh, 2c, Qd: seat 2 brings in (lowest up card) in Stud High
@@ -38,10 +41,9 @@ def diagnose(exc: EngineError) -> str:
     if exc.line and exc.problem is not Problem.NOT_JSON:
         lines.append(f"  engine output: {exc.line}")
     lines.append(f"  hint: {HINTS[exc.problem]}")
-    tail = exc.stderr.strip().splitlines()[-8:]
-    if tail:
-        lines.append("  engine stderr (last lines):")
-        lines.extend(f"    {truncate(text, 300)}" for text in tail)
+    if exc.stderr.strip():  # the first lines hold a crash's traceback, the last its last words
+        lines.append("  engine stderr:")
+        lines.extend(f"    {text}" for text in shorten(exc.stderr, head=20, tail=5).splitlines())
     return "\n".join(lines)
 
 
@@ -50,6 +52,7 @@ class SmokeResult:
     ok: bool
     started: bool
     lines: tuple[str, ...]
+    stopped: str | None = None  # why a signal cut the smoke test short
 
 
 class _Smoke:
@@ -129,6 +132,8 @@ def run_smoke(client: EngineClient, say: Callable[[str], None]) -> SmokeResult:
     smoke = _Smoke(client, record)
     try:
         info = client.start()
+    except Stopped as exc:
+        return _stopped(client, exc, record, lines, started=False)
     except EngineError as exc:
         record("FAILED the engine starts and answers hello\n" + diagnose(exc))
         return SmokeResult(ok=False, started=False, lines=tuple(lines))
@@ -139,8 +144,17 @@ def run_smoke(client: EngineClient, say: Callable[[str], None]) -> SmokeResult:
     try:
         smoke.hand()
         client.stop()
+    except Stopped as exc:
+        return _stopped(client, exc, record, lines, started=True)
     except EngineError as exc:
         record("FAILED the engine kept to the protocol\n" + diagnose(exc))
         client.stop(polite=False)
         return SmokeResult(ok=False, started=True, lines=tuple(lines))
     return SmokeResult(ok=smoke.problems == 0, started=True, lines=tuple(lines))
+
+
+def _stopped(client: EngineClient, exc: Stopped, record: Callable[[str], None], lines: list[str], *,
+             started: bool) -> SmokeResult:
+    client.stop(polite=False)
+    record(f"stopped: {exc.message}; the engine and everything it started were ended")
+    return SmokeResult(ok=False, started=started, lines=tuple(lines), stopped=exc.message)

@@ -1,9 +1,11 @@
-"""Setup-refusal cases on engines: the reference passes, an engine that accepts any setup fails,
-a wrong reason fails, `unsupported` passes only where the case allows it; reports stay valid."""
+"""Setup-refusal cases on engines: the reference passes, an engine that accepts any setup fails
+(even when its answer breaks the schema, without a restart), a wrong reason fails, `unsupported`
+passes only where the case allows it; reports stay valid."""
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,11 +13,12 @@ from typing import Any
 import pytest
 from junitparser import Failure, JUnitXml
 
-from harness_helpers import engine
+from harness_helpers import CASES, ENGINES, engine
 from studcheck.cards import FULL_DECK
 from studcheck.cases.load import load_case, load_cases
 from studcheck.harness.runner import Outcome, Runner, Verdict
-from studcheck.protocol.client import EngineClient, InProcessTransport
+from studcheck.protocol.client import EngineClient, InProcessTransport, SubprocessTransport
+from studcheck.protocol.messages import schema_problem
 from studcheck.protocol.serve import Server
 from test_engines import read_report
 
@@ -89,6 +92,25 @@ def test_reference_passes_and_an_engine_accepting_any_setup_fails(case: Any) -> 
     assert failed.message.startswith("the engine accepted a hand the rules forbid: ")
     assert [(m.path, m.expected, m.actual) for m in failed.mismatches] == [("ok", False, True)]
     assert failed.transcript and failed.transcript[-1]["request"]["type"] == "new_hand"
+
+
+def test_an_engine_playing_a_forbidden_setup_as_given_fails_without_a_restart() -> None:
+    """Its acceptances often break the schema (seat 9, a negative stack): still the case's `fail`,
+    the engine is not restarted, and the next case runs on it as usual."""
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "accepts_setup_as_given.py")]))
+    client.start()
+    try:
+        runner = Runner(client)
+        verdicts = [runner.run(case) for case in SHIPPED]
+        after = runner.run(next(case for case in load_cases([CASES]) if case.id == "T-OK-001"), last=True)
+    finally:
+        client.stop()
+    assert {verdict.outcome for verdict in verdicts} == {Outcome.FAIL} and after.outcome is Outcome.PASS
+    assert all(verdict.message.startswith("the engine accepted a hand the rules forbid: ") for verdict in verdicts)
+    assert client.restarts == 0
+    broken = [verdict.case_id for verdict in verdicts
+              if schema_problem("response_state", verdict.transcript[-1]["response"]) is not None]
+    assert len(broken) >= 5, broken  # the test means something: those answers were protocol errors once
 
 
 def test_the_setup_goes_out_as_written(tmp_path: Path) -> None:

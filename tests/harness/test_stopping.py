@@ -1,0 +1,169 @@
+"""Stopping early: a signal or --deadline ends the engine's whole process group, closes the reports,
+and exits with the documented code (128 + the signal number; 1 for the deadline).
+
+The signal tests start `studcheck` as a real subprocess with an engine (tests/engines/hangs_with_child.py)
+that starts a `sleep 1000`, ignores SIGTERM and hangs on the first hand; both must be gone by pid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness_helpers import CASES, engine
+from studcheck.protocol.client import EngineClient, SubprocessTransport
+from studcheck.protocol.stopping import duration
+from test_engines import outcomes, read_report
+from test_pytest_plugin import plugin_args
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups and signals are POSIX")
+
+#: run studcheck with Python's usual SIGINT handler even if this test process ignores SIGINT
+STUDCHECK = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "from studcheck.cli import main; sys.exit(main(sys.argv[1:]))"]
+
+
+def gone(pid: int) -> bool:
+    """No such process, or a zombie (an orphan waits for an init that may never reap it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def hanging_engine(tmp_path: Path) -> tuple[str, Path]:
+    pids = tmp_path / "pids"
+    return engine("hangs_with_child") + f" {pids}", pids
+
+
+def interrupt(command: list[str], pids: Path, signum: int, *, cwd: Path) -> tuple[subprocess.CompletedProcess[str], list[int]]:
+    """Start `command`, wait until the engine hangs (it wrote its pid and its child's), send `signum`."""
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 30
+        while not pids.exists():
+            assert process.poll() is None and time.monotonic() < end, process.communicate()
+            time.sleep(0.05)
+        started = time.monotonic()
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=15)
+        assert time.monotonic() - started < 5, "the harness took too long to stop"
+    finally:
+        if process.poll() is None:
+            process.kill()
+    found = [int(pid) for pid in pids.read_text().split()]
+    return subprocess.CompletedProcess(command, process.returncode, out, err), found
+
+
+def assert_gone(pids: list[int]) -> None:
+    end = time.monotonic() + 3
+    while not all(gone(pid) for pid in pids) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert [pid for pid in pids if not gone(pid)] == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_run_on_a_signal_ends_the_engine_group_and_closes_the_reports(tmp_path: Path, signum: int) -> None:
+    command, pids = hanging_engine(tmp_path)
+    report, junit = tmp_path / "report.jsonl", tmp_path / "junit.xml"
+    done, found = interrupt([*STUDCHECK, "run", "--engine", command, "--cases", str(CASES), "--no-progress",
+                             "--report", str(report), "--junit", str(junit)], pids, signum, cwd=tmp_path)
+    assert done.returncode == 128 + signum, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert_gone(found)
+    lines = read_report(report)
+    name = signal.Signals(signum).name
+    assert lines[-1]["interrupted"] == name and lines[-1]["exit_code"] == 128 + signum
+    cases = [line for line in lines if line["kind"] == "case"]
+    assert [line["problem"] for line in cases] == ["interrupted"] * 5  # the case in progress, then the 4 left
+    assert cases[0]["message"] == f"not finished: interrupted by {name} during this case"
+    assert cases[1]["message"] == f"not run: interrupted by {name}"
+    assert junit.read_text().count(f"interrupted by {name}") == 5
+    assert f"interrupted by {name}: 1 case not finished, 4 not run; exit code {128 + signum}" in done.stderr
+
+
+def test_smoke_on_ctrl_c_ends_the_engine_group(tmp_path: Path) -> None:
+    command, pids = hanging_engine(tmp_path)
+    done, found = interrupt([*STUDCHECK, "smoke", "--engine", command], pids, signal.SIGINT, cwd=tmp_path)
+    assert done.returncode == 130, done.stdout + done.stderr
+    assert "stopped: interrupted by SIGINT" in done.stdout and "Traceback" not in done.stderr
+    assert_gone(found)
+
+
+def test_fuzz_on_a_signal_ends_the_engine_group(tmp_path: Path) -> None:
+    command, pids = hanging_engine(tmp_path)
+    done, found = interrupt([*STUDCHECK, "fuzz", "--engine", command, "--hands", "5", "--out", str(tmp_path / "out"),
+                             "--no-progress"], pids, signal.SIGTERM, cwd=tmp_path)
+    assert done.returncode == 143, done.stdout + done.stderr
+    assert "interrupted by SIGTERM; stopped after" in done.stdout and "Traceback" not in done.stderr
+    assert_gone(found)
+
+
+def test_pytest_plugin_on_a_signal_ends_the_engine_group(tmp_path: Path) -> None:
+    command, pids = hanging_engine(tmp_path)
+    (tmp_path / "test_nothing.py").write_text("def test_other():\n    pass\n")
+    pytest_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin_args(),
+                      "--studcheck-engine", command, "--studcheck-cases", str(CASES), "--studcheck-only", str(tmp_path)]
+    done, found = interrupt(pytest_command, pids, signal.SIGTERM, cwd=tmp_path)
+    assert done.returncode == 143, done.stdout + done.stderr
+    assert "interrupted by SIGTERM" in done.stdout
+    assert_gone(found)
+
+
+def test_closing_ends_what_the_engine_started_even_after_a_clean_bye(tmp_path: Path) -> None:
+    child = tmp_path / "child"
+    script = f"sleep 1000 & echo $! > {child}; exec {sys.executable} -m studcheck serve"
+    client = EngineClient(lambda: SubprocessTransport(["/bin/sh", "-c", script]))
+    client.start()
+    client.stop()  # bye is answered and the engine exits; the `sleep` it left behind must not outlive it
+    assert_gone([int(child.read_text())])
+
+
+def test_deadline_stops_the_case_in_progress_and_the_cases_left(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    report = tmp_path / "report.jsonl"
+    started = time.monotonic()
+    code, out, err = run_harness("run", "--engine", engine("slow") + " 0.4", "--cases", str(CASES), "--deadline", "1.5s",
+                                 "--report", str(report))
+    assert time.monotonic() - started < 5
+    assert code == 1
+    lines = read_report(report)
+    assert set(outcomes(lines).values()) == {"error"} and lines[-1]["exit_code"] == 1 and lines[-1]["interrupted"] is None
+    cases = [line for line in lines if line["kind"] == "case"]
+    assert {line["problem"] for line in cases} == {"deadline"}
+    assert cases[0]["message"] == "not finished: the run's deadline (1.5 s) passed during this case"
+    assert cases[0]["transcript"]  # what the slow engine had answered so far
+    assert all(line["message"] == "not run: the run's deadline (1.5 s) passed" for line in cases[1:])
+    assert "4 cases not run: the run's deadline (1.5 s) passed" in out
+    assert "1 case not finished, 4 not run; exit code 1" in err
+
+
+def test_fuzz_deadline(tmp_path: Path) -> None:
+    command = [*STUDCHECK, "fuzz", "--engine", engine("slow") + " 0.2", "--hands", "100", "--deadline", "1",
+               "--out", str(tmp_path / "out"), "--no-progress"]
+    started = time.monotonic()
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "the run's deadline (1 s) passed; stopped after" in done.stdout
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("90", 90), ("90s", 90), ("10m", 600), ("1h30m", 5400), ("1.5m", 90), ("0.5", 0.5)])
+def test_deadline_durations(text: str, seconds: float) -> None:
+    assert duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "m", "0", "-1", "10x", "1m1h", "ten"])
+def test_bad_deadline_durations(text: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError):
+        duration(text)

@@ -11,14 +11,17 @@ from harness_helpers import engine
 
 
 def test_list_into_a_closed_pipe_is_quiet() -> None:
-    """`studcheck list | head -1`: no BrokenPipe traceback, and the shell's 141 for a closed pipe."""
+    """`studcheck list | head`: no BrokenPipe traceback, and the shell's 141 for a closed pipe.
+
+    The reader closes its end at once, before the command (still importing) writes: whatever the
+    load, its first write then meets a closed pipe (reading a line first would race the whole
+    listing into the pipe's buffer on a slow reader).
+    """
     process = subprocess.Popen([sys.executable, "-m", "studcheck", "list"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
-    first = process.stdout.readline()
-    process.stdout.close()  # what `head -1` does after one line
+    process.stdout.close()
     stderr = process.stderr.read().decode()
     code = process.wait(timeout=60)
-    assert first.strip()
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
     assert code == 141
 

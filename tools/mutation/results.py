@@ -323,6 +323,8 @@ def render_markdown(report: Report) -> str:
     for r in survivors:
         m = r.mutant
         lines.append(f"- `{m.id}` `{m.file}:{m.line}` ({m.function}, {m.operator}): {_md_code(m.description)}")
+        lines += [f"  - before: `{_md_code(line.strip())}`" for line in r.before_lines]
+        lines += [f"  - after: `{_md_code(line.strip())}`" for line in r.after_lines]
     if report.stale:
         lines += ["", "### Stale equivalent.yaml entries", ""]
         lines += [f"- line {e.line_no}: {e.label}" for e in report.stale]

@@ -51,3 +51,21 @@ def test_a_run_where_no_case_applies_is_not_a_pass(run_harness) -> None:  # type
     assert code == 2
     assert "nothing was checked" in err
     assert " 0 applicable" in out
+
+
+def test_junit_times_are_fixed_point() -> None:
+    """The JUnit XSDs type `time` as xs:decimal: 8.7e-05 is refused, 0.000087 is not."""
+    import re
+
+    from studcheck.harness.junit import junit_xml
+
+    lines = [
+        {"kind": "header", "engine": {"name": "e", "version": "1"}, "studcheck": "0"},
+        {"kind": "case", "id": "SH-X-001", "variant": "stud_high", "outcome": "pass", "duration_ms": 0.087},
+        {"kind": "case", "id": "SH-X-002", "variant": "stud_high", "outcome": "pass", "duration_ms": 12345.6},
+    ]
+    xml = junit_xml(lines)
+    times = [element.get("time") for element in xml._elem.iter() if element.get("time") is not None]
+    assert times, "no time attributes written"
+    assert all(re.fullmatch(r"\d+\.\d+", value) for value in times), times
+    assert "0.000087" in times

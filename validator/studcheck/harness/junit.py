@@ -100,7 +100,16 @@ def junit_xml(lines: Iterable[Mapping[str, Any]]) -> JUnitXml:
         suites[variant].update_statistics()  # type: ignore[no-untyped-call]
         xml.add_testsuite(suites[variant])
     xml.update_statistics()  # type: ignore[no-untyped-call]
+    _fixed_point_times(xml)
     return xml
+
+
+def _fixed_point_times(xml: JUnitXml) -> None:
+    """junitparser writes str(float), e.g. time="8.7e-05", which the JUnit XSDs (xs:decimal) reject."""
+    for element in xml._elem.iter():
+        value = element.get("time")
+        if value is not None:
+            element.set("time", f"{float(value):.6f}")
 
 
 def write_junit(lines: Iterable[Mapping[str, Any]], path: Path) -> None:

@@ -164,3 +164,26 @@ def new_hand_fields() -> dict[str, Any]:
             "stakes": {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10},
             "seats": [{"seat": 1, "stack": 100}, {"seat": 2, "stack": 100}],
             "deck": [str(card) for card in FULL_DECK], "remade_stub": None, "label": "pipelined"}
+
+
+def test_a_batch_larger_than_the_pipes_does_not_deadlock() -> None:
+    """6000 pipelined requests (170 KB, more than the engine's stdin pipe holds) whose answers (megabytes)
+    fill its stdout pipe: the answers are read while the batch is written, so both go through."""
+    client = EngineClient(lambda: SubprocessTransport(SERVE), timeout=10)
+    client.start()
+    try:
+        _deal(client)
+        pending = [client.send(RequestType.STATE, {}, defer=True) for _ in range(6000)]
+        client.flush()
+        answers = [client.receive(item) for item in pending]
+    finally:
+        client.stop()
+    assert all(answer["ok"] for answer in answers) and len(answers) == 6000
+
+
+def _deal(client: EngineClient) -> None:
+    from studcheck.harness.runner import choose_options, new_hand_fields
+
+    case = next(case for case in load_cases([CASES]) if case.id == "T-OK-001")
+    assert client.info is not None
+    assert client.request(RequestType.NEW_HAND, new_hand_fields(case, choose_options(case, client.info)))["ok"]

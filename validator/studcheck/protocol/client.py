@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import re
 import selectors
 import shlex
 import signal
@@ -28,6 +26,18 @@ from typing import IO, Any, Protocol
 
 from studcheck import __version__
 from studcheck.protocol import stopping
+from studcheck.protocol.pipes import (
+    STDERR_KEEP_BYTES,
+    Item,
+    LineSource,
+    PolledLines,
+    StderrLog,
+    TooLong,
+    line_source,
+    read_stderr,
+)
+from studcheck.protocol.pipes import shorten as shorten  # re-exported: the harness's reports use them
+from studcheck.protocol.pipes import truncate as truncate
 from studcheck.protocol.messages import (
     PROTOCOL,
     EngineInfo,
@@ -38,13 +48,8 @@ from studcheck.protocol.messages import (
 )
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
-STDERR_KEEP_BYTES = 64 * 1024  # of each case's stderr: its first quarter and its last three quarters
-STDERR_HEAD_LINES = 20  # a long stderr is shown as its first and last lines, with the count between
-STDERR_TAIL_LINES = 20
-STDERR_LINE_CHARS = 300
 STDERR_SETTLE = 0.05  # seconds to let the stderr reader catch up before evidence is taken
 TERM_GRACE = 0.5  # seconds between SIGTERM and SIGKILL to the engine's process group
-EVIDENCE_CHARS = 300
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_STARTUP_TIMEOUT = 20.0
 
@@ -75,80 +80,16 @@ class EngineError(Exception):
         self.stderr = stderr
 
 
+class Unsolicited(EngineError):
+    """The engine wrote a line before a request nobody had asked for yet (problem `bad_response`)."""
+
+
 class Stopped(EngineError):
     """A signal or the run's deadline cut a request short (problem `interrupted` or `deadline`).
 
     An `EngineError`, so every path that survives a broken engine survives this too; the runner
     tells it apart: no restart, and the cases left are not run.
     """
-
-
-def truncate(text: str, limit: int = EVIDENCE_CHARS) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters in all)"
-
-
-_OMITTED = re.compile(r"… (\d+) lines? …")
-
-
-def omitted_line(count: int) -> str:
-    return f"… {count} line{'' if count == 1 else 's'} …"
-
-
-def shorten(text: str, *, head: int = STDERR_HEAD_LINES, tail: int = STDERR_TAIL_LINES,
-            chars: int = STDERR_LINE_CHARS) -> str:
-    """The first `head` and last `tail` lines with the count of those between: a crash's traceback
-    comes first and its shutdown noise last, and both matter. Lines are cut at `chars`."""
-    lines = [truncate(line, chars) for line in text.strip("\n").splitlines()]
-    if len(lines) <= head + tail + 1:
-        return "\n".join(lines)
-    middle = lines[head: len(lines) - tail]
-    count = sum(int(found.group(1)) if (found := _OMITTED.fullmatch(line)) else 1 for line in middle)
-    return "\n".join([*lines[:head], omitted_line(count), *lines[len(lines) - tail:]])
-
-
-class StderrLog:
-    """What the engine wrote on stderr since the last `mark`: its head and its tail, bounded.
-
-    The harness marks at the start of each case, so a failure shows that case's stderr; on a
-    crash the head keeps the traceback however much noise follows it.
-    """
-
-    def __init__(self, keep: int = STDERR_KEEP_BYTES) -> None:
-        self._head_keep = keep // 4
-        self._tail_keep = keep - self._head_keep
-        self._lock = threading.Lock()
-        self._head = bytearray()
-        self._tail = bytearray()
-        self._dropped = 0  # bytes dropped between head and tail
-        self._lines = 0  # newlines since the mark
-
-    def mark(self) -> None:
-        with self._lock:
-            self._head, self._tail, self._dropped, self._lines = bytearray(), bytearray(), 0, 0
-
-    def add(self, chunk: bytes) -> None:
-        with self._lock:
-            self._lines += chunk.count(b"\n")
-            room = self._head_keep - len(self._head)
-            if room > 0:
-                self._head += chunk[:room]
-                chunk = chunk[room:]
-            self._tail += chunk
-            if len(self._tail) > 2 * self._tail_keep:
-                cut = len(self._tail) - self._tail_keep
-                self._dropped += cut
-                del self._tail[:cut]
-
-    def text(self) -> str:
-        """The stderr since the mark, shortened to its first and last lines (see `shorten`)."""
-        with self._lock:
-            head, tail, dropped, lines = bytes(self._head), bytes(self._tail), self._dropped, self._lines
-        if not dropped:
-            return shorten((head + tail).decode("utf-8", errors="replace"))
-        first = head.decode("utf-8", errors="replace").splitlines()[:STDERR_HEAD_LINES]
-        last = tail.decode("utf-8", errors="replace").splitlines()[1:][-STDERR_TAIL_LINES:]  # [0]: a cut line
-        between = max(lines - len(first) - len(last), 1)
-        return shorten("\n".join([*first, omitted_line(between), *last]))
 
 
 def _show(raw: bytes) -> str:
@@ -173,18 +114,15 @@ class Transport(Protocol):
     def close(self, grace: float = 1.0) -> None: ...
 
 
-_EOF = object()
-
-
 class SubprocessTransport:
-    """An engine subprocess; stdout and stderr are read by daemon threads so nothing can block us."""
+    """An engine subprocess in its own process group; no read or write ever blocks us (pipes.py)."""
 
     def __init__(self, argv: Sequence[str], *, max_line: int = MAX_LINE_BYTES, stderr_keep: int = STDERR_KEEP_BYTES) -> None:
         self.argv = list(argv)
         self._max_line = max_line
         self._stderr_keep = stderr_keep
         self._process: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
+        self._lines: LineSource | None = None
         self._stderr = StderrLog(stderr_keep)
         self._stderr_thread: threading.Thread | None = None
 
@@ -194,7 +132,6 @@ class SubprocessTransport:
         return None if self._process is None else self._process.pid
 
     def start(self) -> None:
-        self._lines = queue.Queue()
         self._stderr = StderrLog(self._stderr_keep)
         try:
             self._process = subprocess.Popen(
@@ -208,35 +145,14 @@ class SubprocessTransport:
             raise EngineError(Problem.START, f"cannot start the engine {shlex.join(self.argv)!r}: {exc}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
         stopping.register(id(self), self._terminate_group)
-        threading.Thread(target=self._read_stdout, args=(self._process.stdout, self._lines), daemon=True).start()
-        self._stderr_thread = threading.Thread(target=self._read_stderr, args=(self._process.stderr,), daemon=True)
+        self._lines = line_source(self._process.stdout, self._max_line)
+        self._stderr_thread = threading.Thread(target=read_stderr, args=(self._process.stderr, self._stderr), daemon=True)
         self._stderr_thread.start()
 
-    def _read_stdout(self, stream: IO[bytes], lines: queue.Queue[object]) -> None:
-        try:
-            while True:
-                line = stream.readline(self._max_line + 1)
-                if not line:
-                    break
-                if len(line) > self._max_line and not line.endswith(b"\n"):
-                    lines.put(EngineError(Problem.LINE_TOO_LONG, f"the engine wrote a line longer than {self._max_line} bytes", line=_show(line[:EVIDENCE_CHARS])))
-                    return
-                lines.put(line)
-        except (OSError, ValueError):
-            pass
-        lines.put(_EOF)
-
-    def _read_stderr(self, stream: IO[bytes]) -> None:
-        reader = getattr(stream, "read1", stream.read)
-        log = self._stderr
-        try:
-            while True:
-                chunk = reader(65536)
-                if not chunk:
-                    return
-                log.add(chunk)
-        except (OSError, ValueError):
-            return
+    def _get(self, timeout: float) -> Item | None:
+        if self._lines is None:
+            raise EngineError(Problem.CRASH, "the engine is not running")
+        return self._lines.get(timeout)
 
     def send(self, line: bytes, timeout: float = DEFAULT_TIMEOUT, *, answers_due: int = 0) -> None:
         """Write one request; refuse first if the engine wrote something nobody asked for.
@@ -250,28 +166,29 @@ class SubprocessTransport:
         if not answers_due:
             self._check_unsolicited()
         try:
-            _write_all(process.stdin, line, timeout)
+            _write_all(process.stdin, line, timeout, self._lines)
         except TimeoutError:
             raise EngineError(Problem.TIMEOUT, f"the engine did not read its input within {timeout:g} s") from None
         except (BrokenPipeError, OSError, ValueError):
             raise EngineError(Problem.CRASH, f"the engine stopped reading its input{self._exit_note(wait=1.0)}") from None
 
     def _check_unsolicited(self) -> None:
-        while True:
-            try:
-                item = self._lines.get_nowait()
-            except queue.Empty:
-                return
-            self._refuse(item, "the engine wrote a line nobody asked for (two answers to one request?)", "")
+        while (item := self._get(0)) is not None:
+            self._refuse(item, "the engine wrote a line nobody asked for before this request (two answers to one request?)", "")
 
-    def _refuse(self, item: object, message: str, when: str) -> None:
+    def _refuse(self, item: Item, message: str, when: str) -> None:
         """Raise for output nobody asked for (a blank line excepted); `when` says since when."""
-        if isinstance(item, EngineError):
-            raise item
-        if item is _EOF:
-            raise EngineError(Problem.CRASH, f"the engine closed its output{when}{self._exit_note(wait=1.0)}")
-        if isinstance(item, bytes) and item.strip():
-            raise EngineError(Problem.BAD_RESPONSE, message, line=_show(item))
+        if isinstance(item, bytes):
+            if item.strip():
+                raise Unsolicited(Problem.BAD_RESPONSE, message, line=_show(item))
+            return
+        self._raise_for(item, when)
+
+    def _raise_for(self, item: TooLong | object, when: str = "") -> None:
+        if isinstance(item, TooLong):
+            raise EngineError(Problem.LINE_TOO_LONG, f"the engine wrote a line longer than {self._max_line} bytes",
+                              line=_show(item.start))
+        raise EngineError(Problem.CRASH, f"the engine closed its output{when}{self._exit_note(wait=1.0)}")
 
     def unsolicited(self, wait: float) -> None:
         """Raise if the engine writes anything (or exits) within `wait` seconds; no answer is due.
@@ -280,15 +197,14 @@ class SubprocessTransport:
         the case after whose last answer it came, not on the next case's first request.
         """
         end = time.monotonic() + wait
-        while True:
-            remaining = end - time.monotonic()
-            try:
-                item = self._lines.get(timeout=remaining) if remaining > 0 else self._lines.get_nowait()
-            except queue.Empty:
-                return
+        while (item := self._listen(end)) is not None:
             line = truncate(_show(item), 120) if isinstance(item, bytes) else ""
             self._refuse(item, f"the engine wrote a line nobody asked for after the case's last answer: {line}",
                          " after the case's last answer")
+
+    def _listen(self, end: float) -> Item | None:
+        """The next item written before `end` (monotonic), or None."""
+        return self._get(max(end - time.monotonic(), 0.0))
 
     def receive(self, timeout: float) -> bytes:
         deadline = time.monotonic() + timeout
@@ -296,19 +212,15 @@ class SubprocessTransport:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise EngineError(Problem.TIMEOUT, f"no answer within {timeout:g} s")
-            try:
-                item = self._lines.get(timeout=min(remaining, stopping.POLL))
-            except queue.Empty:
+            item = self._get(min(remaining, stopping.POLL))
+            if item is None:
                 signum = stopping.requested()
                 if signum is not None:
-                    raise Stopped(Problem.INTERRUPTED, f"interrupted by {stopping.signal_name(signum)}") from None
+                    raise Stopped(Problem.INTERRUPTED, f"interrupted by {stopping.signal_name(signum)}")
                 continue
-            if isinstance(item, EngineError):
-                raise item
-            if item is _EOF:
-                raise EngineError(Problem.CRASH, f"the engine closed its output{self._exit_note(wait=1.0)}")
-            assert isinstance(item, bytes)
-            if item.strip():
+            if not isinstance(item, bytes):
+                self._raise_for(item)
+            elif item.strip():
                 return item
 
     def _exit_note(self, wait: float = 0.2) -> str:
@@ -428,11 +340,13 @@ def _reap(process: subprocess.Popen[bytes]) -> None:
         pass
 
 
-def _write_all(stream: IO[bytes], data: bytes, timeout: float) -> None:
+def _write_all(stream: IO[bytes], data: bytes, timeout: float, lines: LineSource | None = None) -> None:
     """Write without ever blocking longer than `timeout` (an engine that stops reading cannot hang us).
 
     A request fits in the pipe's buffer almost always, so one non-blocking write is tried before
-    a selector (which costs more than the write) is set up to wait for room.
+    a selector (which costs more than the write) is set up to wait for room. While it waits, the
+    engine's answers are read into `lines` (PolledLines): an engine blocked on a full stdout pipe
+    reads no more requests, and a long pipelined batch would wait for it forever.
     """
     if os.name != "posix":
         stream.write(data)
@@ -449,12 +363,19 @@ def _write_all(stream: IO[bytes], data: bytes, timeout: float) -> None:
         return
     deadline = time.monotonic() + timeout
     view = memoryview(data)[written:]
+    pump = lines if isinstance(lines, PolledLines) else None
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_WRITE)
+        if pump is not None:
+            selector.register(pump.fileno(), selectors.EVENT_READ)
         while view:
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not selector.select(remaining):
+            events = selector.select(remaining) if remaining > 0 else []
+            if not events:
                 raise TimeoutError
+            if pump is not None and any(key.fd == pump.fileno() for key, _ in events) and not pump.pump():
+                selector.unregister(pump.fileno())  # the engine closed its stdout
+                pump = None
             try:
                 written = os.write(fd, view)
             except BlockingIOError:
@@ -580,6 +501,7 @@ class EngineClient:
         self.info: EngineInfo | None = None
         self.transcript: list[dict[str, Any]] = []
         self.restarts = 0
+        self._answered = 0.0  # time.monotonic() of the last answer read
 
     @property
     def running(self) -> bool:
@@ -659,12 +581,13 @@ class EngineClient:
         return self._transport.stderr_excerpt() if self._transport is not None else ""
 
     def expect_quiet(self, wait: float) -> None:
-        """Raise EngineError if the engine writes anything within `wait` seconds while no answer is due."""
+        """Raise EngineError if the engine writes anything within `wait` seconds of its last answer
+        (the time since counts: the harness's own work after an answer is listening time too)."""
         transport = self._transport
         if transport is None or self._due or self._outbox:
             return
         try:
-            transport.unsolicited(wait)
+            transport.unsolicited(max(self._answered + wait - time.monotonic(), 0.0))
         except EngineError as exc:
             exc.stderr = exc.stderr or transport.stderr_excerpt()
             raise self.stopped() or exc from None
@@ -734,6 +657,7 @@ class EngineClient:
                 raise Stopped(Problem.DEADLINE, self.deadline.describe(), stderr=exc.stderr) from None
             raise self.stopped() or exc from None
         self._due = max(0, self._due - 1)
+        self._answered = time.monotonic()
         return pending.raw
 
     def check(self, pending: Pending, *, schema: bool = True) -> dict[str, Any]:

@@ -1,0 +1,245 @@
+"""Reading an engine's pipes without ever blocking longer than asked, and keeping its stderr short.
+
+stdout is read in the calling thread on POSIX (non-blocking reads, `poll` to wait): then "has the
+engine written anything more?" has an exact answer at no cost, which is how output nobody asked for
+is blamed on the case it came after instead of the next one. Elsewhere a thread reads it into a
+queue. stderr is always read by a thread into a `StderrLog`, a case at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import select
+import threading
+import time
+from dataclasses import dataclass
+from typing import IO, Protocol
+
+READ_BYTES = 65536
+_SELECT_LIMIT = 1024  # select() takes descriptors below FD_SETSIZE only
+STDERR_KEEP_BYTES = 64 * 1024  # of each case's stderr: its first quarter and its last three quarters
+STDERR_HEAD_LINES = 20  # a long stderr is shown as its first and last lines, with the count between
+STDERR_TAIL_LINES = 20
+STDERR_LINE_CHARS = 300
+EVIDENCE_CHARS = 300
+
+
+class _Eof:
+    def __repr__(self) -> str:
+        return "EOF"
+
+
+EOF = _Eof()  # the engine closed its stdout
+
+
+@dataclass(frozen=True, kw_only=True)
+class TooLong:
+    """A line longer than allowed; `start` is its beginning, as evidence."""
+
+    start: bytes
+
+
+Item = bytes | _Eof | TooLong
+
+
+def truncate(text: str, limit: int = EVIDENCE_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters in all)"
+
+
+_OMITTED = re.compile(r"… (\d+) lines? …")
+
+
+def omitted_line(count: int) -> str:
+    return f"… {count} line{'' if count == 1 else 's'} …"
+
+
+def shorten(text: str, *, head: int = STDERR_HEAD_LINES, tail: int = STDERR_TAIL_LINES,
+            chars: int = STDERR_LINE_CHARS) -> str:
+    """The first `head` and last `tail` lines with the count of those between: a crash's traceback
+    comes first and its shutdown noise last, and both matter. Lines are cut at `chars`."""
+    lines = [truncate(line, chars) for line in text.strip("\n").splitlines()]
+    if len(lines) <= head + tail + 1:
+        return "\n".join(lines)
+    middle = lines[head: len(lines) - tail]
+    count = sum(int(found.group(1)) if (found := _OMITTED.fullmatch(line)) else 1 for line in middle)
+    return "\n".join([*lines[:head], omitted_line(count), *lines[len(lines) - tail:]])
+
+
+class StderrLog:
+    """What the engine wrote on stderr since the last `mark`: its head and its tail, bounded.
+
+    The harness marks at the start of each case, so a failure shows that case's stderr; on a
+    crash the head keeps the traceback however much noise follows it.
+    """
+
+    def __init__(self, keep: int = STDERR_KEEP_BYTES) -> None:
+        self._head_keep = keep // 4
+        self._tail_keep = keep - self._head_keep
+        self._lock = threading.Lock()
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._dropped = 0  # bytes dropped between head and tail
+        self._lines = 0  # newlines since the mark
+
+    def mark(self) -> None:
+        with self._lock:
+            self._head, self._tail, self._dropped, self._lines = bytearray(), bytearray(), 0, 0
+
+    def add(self, chunk: bytes) -> None:
+        with self._lock:
+            self._lines += chunk.count(b"\n")
+            room = self._head_keep - len(self._head)
+            if room > 0:
+                self._head += chunk[:room]
+                chunk = chunk[room:]
+            self._tail += chunk
+            if len(self._tail) > 2 * self._tail_keep:
+                cut = len(self._tail) - self._tail_keep
+                self._dropped += cut
+                del self._tail[:cut]
+
+    def text(self) -> str:
+        """The stderr since the mark, shortened to its first and last lines (see `shorten`)."""
+        with self._lock:
+            head, tail, dropped, lines = bytes(self._head), bytes(self._tail), self._dropped, self._lines
+        if not dropped:
+            return shorten((head + tail).decode("utf-8", errors="replace"))
+        first = head.decode("utf-8", errors="replace").splitlines()[:STDERR_HEAD_LINES]
+        last = tail.decode("utf-8", errors="replace").splitlines()[1:][-STDERR_TAIL_LINES:]  # [0]: a cut line
+        between = max(lines - len(first) - len(last), 1)
+        return shorten("\n".join([*first, omitted_line(between), *last]))
+
+
+def read_stderr(stream: IO[bytes], log: StderrLog) -> None:
+    """A thread's loop: everything on `stream` into `log`, until the engine closes it."""
+    reader = getattr(stream, "read1", stream.read)
+    try:
+        while True:
+            chunk = reader(READ_BYTES)
+            if not chunk:
+                return
+            log.add(chunk)
+    except (OSError, ValueError):
+        return
+
+
+class LineSource(Protocol):
+    """The engine's stdout as lines."""
+
+    def get(self, timeout: float) -> Item | None:
+        """The next line (with its newline), EOF or TooLong; None if nothing came within `timeout` (0: now)."""
+
+
+def line_source(stream: IO[bytes], max_line: int) -> LineSource:
+    if os.name == "posix" and hasattr(select, "poll"):
+        return PolledLines(stream, max_line)
+    return ThreadedLines(stream, max_line)
+
+
+class PolledLines:
+    """stdout read in the caller's thread: what the engine wrote so far is known exactly, at once."""
+
+    def __init__(self, stream: IO[bytes], max_line: int) -> None:
+        self._fd = stream.fileno()
+        os.set_blocking(self._fd, False)
+        self._poll = select.poll()
+        self._poll.register(self._fd, select.POLLIN)
+        self._max = max_line
+        self._buffer = bytearray()
+        self._eof = False
+        self._too_long: TooLong | None = None
+
+    def get(self, timeout: float) -> Item | None:
+        end = time.monotonic() + timeout
+        while True:
+            item = self._take()
+            if item is not None:
+                return item
+            if self._read():
+                continue
+            remaining = end - time.monotonic()  # nothing written yet: wait for it, at most until `end`
+            if remaining <= 0:
+                return None
+            self._wait(remaining)
+
+    def _wait(self, seconds: float) -> None:
+        """Until the pipe has something (or closes), at most `seconds`; select's microseconds where it
+        can take the descriptor, else poll's milliseconds."""
+        if self._fd < _SELECT_LIMIT:
+            select.select([self._fd], [], [], seconds)
+        else:
+            self._poll.poll(max(1, int(seconds * 1000 + 0.999)))
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def pump(self) -> bool:
+        """Take what the pipe holds now into the buffer (while a write waits); False once it is closed."""
+        self._read()
+        return not self._eof
+
+    def _read(self) -> bool:
+        """Take what the pipe holds now; False if it holds nothing (and is not closed)."""
+        if self._eof:
+            return False
+        try:
+            data = os.read(self._fd, READ_BYTES)
+        except BlockingIOError:
+            return False
+        except OSError:
+            data = b""
+        if not data:
+            self._eof = True
+        self._buffer += data
+        return True
+
+    def _take(self) -> Item | None:
+        if self._too_long is not None:
+            return self._too_long
+        end = self._buffer.find(b"\n")
+        if end > self._max or (end < 0 and len(self._buffer) > self._max):
+            self._too_long = TooLong(start=bytes(self._buffer[:EVIDENCE_CHARS]))
+            self._buffer.clear()
+            return self._too_long
+        if end >= 0:
+            line = bytes(self._buffer[: end + 1])
+            del self._buffer[: end + 1]
+            return line
+        if self._eof:
+            if self._buffer:  # a last line without its newline
+                line = bytes(self._buffer)
+                self._buffer.clear()
+                return line
+            return EOF
+        return None
+
+
+class ThreadedLines:
+    """stdout read by a daemon thread into a queue (where `poll` cannot wait on a pipe)."""
+
+    def __init__(self, stream: IO[bytes], max_line: int) -> None:
+        self._max = max_line
+        self._queue: queue.Queue[Item] = queue.Queue()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def get(self, timeout: float) -> Item | None:
+        try:
+            return self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
+        except queue.Empty:
+            return None
+
+    def _read(self, stream: IO[bytes]) -> None:
+        try:
+            while True:
+                line = stream.readline(self._max + 1)
+                if not line:
+                    break
+                if len(line) > self._max and not line.endswith(b"\n"):
+                    self._queue.put(TooLong(start=line[:EVIDENCE_CHARS]))
+                    return
+                self._queue.put(line)
+        except (OSError, ValueError):
+            pass
+        self._queue.put(EOF)

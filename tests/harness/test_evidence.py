@@ -4,20 +4,28 @@ case, a crash's traceback included however much noise follows it."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from harness_helpers import CASES, engine, harness_main
-from studcheck.protocol.client import StderrLog, omitted_line, shorten
+from harness_helpers import CASES, ENGINES, engine, harness_main
+from studcheck.cases.load import load_cases
+from studcheck.harness import runner as runner_module
+from studcheck.harness.runner import Outcome, Runner
+from studcheck.protocol.client import EngineClient, SubprocessTransport
+from studcheck.protocol.pipes import StderrLog, omitted_line, shorten
 from test_engines import outcomes, outcomes_line, read_report
 from test_pytest_plugin import pytest_run
 
 UNSOLICITED = "the engine wrote a line nobody asked for after the case's last answer: "
 
 
-def test_an_extra_answer_is_blamed_on_its_case_not_the_next(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_an_extra_answer_is_blamed_on_its_case_not_the_next(run_harness, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # The window after each case is tuned for speed (0.3 ms); a loaded test machine may need more.
+    monkeypatch.setattr(runner_module, "AFTER_CASE_WAIT", 0.05)
     report = tmp_path / "report.jsonl"
     code, out, _ = run_harness("run", "--engine", engine("extra_after_hand") + " T-OK-001", "--cases", str(CASES),
                                "--id", "T-OK-001", "--id", "T-RAZ-001", "--report", str(report))
@@ -95,3 +103,22 @@ def test_ending_each_case_costs_little(run_harness, tmp_path: Path) -> None:  # 
     started = time.monotonic()
     code, _, _ = run_harness("run", "--engine", engine("stud_high_only"), "--cases", str(CASES))
     assert code == 0 and time.monotonic() - started < 5
+
+
+def test_a_stray_line_found_only_by_the_next_case_names_the_case_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listening after a case is bounded; a line arriving later is still caught at the next request,
+    and that verdict says which case it came after."""
+    monkeypatch.setattr(EngineClient, "expect_quiet", lambda self, wait: None)  # as if it came too late
+    cases = {case.id: case for case in load_cases([CASES])}
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "extra_after_hand.py"), "T-OK-001"]))
+    client.start()
+    try:
+        runner = Runner(client)
+        assert runner.run(cases["T-OK-001"]).outcome is Outcome.PASS
+        time.sleep(0.2)  # the second answer is surely written
+        verdict = runner.run(cases["T-RAZ-001"])
+    finally:
+        client.stop()
+    assert verdict.outcome is Outcome.ERROR and verdict.problem == "bad_response"
+    assert verdict.message.endswith("it was there before this case's first request, so it came after the end of the "
+                                    "previous case, T-OK-001")

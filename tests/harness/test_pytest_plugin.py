@@ -58,3 +58,17 @@ def test_engine_that_cannot_start_fails_every_item_without_hanging(tmp_path: Pat
     done = pytest_run(tmp_path, "--studcheck-engine", engine("fails_to_start"), "--studcheck-cases", str(CASES), "--studcheck-only")
     assert done.returncode == 1
     assert "5 failed" in done.stdout and "cannot open config file" in done.stdout
+
+
+def test_select_cases_by_id(tmp_path: Path) -> None:
+    """Items are not files: `--studcheck-id` selects exact case IDs, `-k` by name; an unknown ID is a usage error."""
+    done = pytest_run(tmp_path, "--studcheck-engine", engine("wrong_rules"), "--studcheck-cases", str(CASES),
+                      "--studcheck-only", "--studcheck-id", "T-BRI-001", "-rA")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "1 failed" in done.stdout and "passed" not in done.stdout.splitlines()[-1]
+    done = pytest_run(tmp_path, "--studcheck-engine", engine("wrong_rules"), "--studcheck-cases", str(CASES),
+                      "--studcheck-only", "-k", "T-BRI-001")
+    assert done.returncode == 1 and "1 failed" in done.stdout, done.stdout + done.stderr
+    done = pytest_run(tmp_path, "--studcheck-engine", engine("wrong_rules"), "--studcheck-cases", str(CASES),
+                      "--studcheck-id", "T-NOPE-999")
+    assert done.returncode == 4 and "no case has the ID T-NOPE-999" in done.stdout + done.stderr, done.stdout + done.stderr

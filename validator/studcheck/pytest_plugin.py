@@ -41,6 +41,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--studcheck-xfail", metavar="FILE", help="expected-failure file (YAML list of {id, reason})")
     group.addoption("--studcheck-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help="seconds to wait for each engine answer")
     group.addoption("--studcheck-only", action="store_true", help="collect only the studcheck cases (drop other tests)")
+    group.addoption("--studcheck-id", action="append", metavar="ID",
+                    help="only this case (repeatable); the items are not files, so `pytest studcheck::ID` cannot select one")
 
 
 class _EngineState:
@@ -151,6 +153,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         xfail = load_xfail(Path(xfail_path), (case.id for case in cases)) if xfail_path else {}
     except (CaseError, ConfigError) as exc:
         raise pytest.UsageError(f"studcheck: {exc}") from None
+    wanted = config.getoption("studcheck_id")
+    if wanted:
+        unknown = sorted(set(wanted) - {case.id for case in cases})
+        if unknown:
+            raise pytest.UsageError(f"studcheck: no case has the ID {', '.join(unknown)}")
+        cases = [case for case in cases if case.id in wanted]
     config.stash[_STATE] = _EngineState(config, xfail)
     suite = StudcheckSuite.from_parent(session, name="studcheck", nodeid="studcheck")
     new = [CaseItem.from_parent(suite, name=case.id, case=case) for case in cases]

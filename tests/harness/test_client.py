@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +15,7 @@ from studcheck.cases.load import load_cases
 from studcheck.harness.runner import NotApplicable, Outcome, Runner, choose_options
 from studcheck.protocol.client import EngineClient, EngineError, InProcessTransport, Problem, SubprocessTransport, reference_argv
 from studcheck.protocol.messages import EngineInfo, RequestType
+from studcheck.protocol.pipes import ReadWatch
 from studcheck.protocol.serve import declared_options
 from studcheck.rules import Options
 
@@ -187,3 +191,25 @@ def _deal(client: EngineClient) -> None:
     case = next(case for case in load_cases([CASES]) if case.id == "T-OK-001")
     assert client.info is not None
     assert client.request(RequestType.NEW_HAND, new_hand_fields(case, choose_options(case, client.info)))["ok"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/wchan").exists(), reason="/proc/PID/wchan is Linux's")
+def test_an_engine_asleep_on_its_stdin_is_seen_so() -> None:
+    """What lets the harness check for stray output the moment the engine goes back to reading."""
+    process = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
+    watch = ReadWatch(process.pid)
+    try:
+        end = time.monotonic() + 10
+        while not watch.waiting():
+            assert time.monotonic() < end
+            time.sleep(0.01)
+    finally:
+        assert process.stdin is not None
+        process.stdin.close()
+        process.wait()
+        watch.close()
+    client = EngineClient(lambda: SubprocessTransport(SERVE))
+    client.start()
+    Runner(client).run(next(case for case in load_cases([CASES]) if case.id == "T-OK-001"), last=True)
+    client.stop()
+    assert client._seen_idle

@@ -25,10 +25,12 @@ from studcheck.rules import Options, Variant
 
 MAX_RESTART_FAILURES = 3
 NOT_RUN = "not run"  # the step_text of a case a signal or the deadline kept from running
-#: how long after a case's last answer to listen for output nobody asked for (seconds). A second
-#: answer from a Python engine arrives 0.15-0.35 ms after the first on a busy machine; every case
-#: pays the wait (0.3 ms: about 7% of the bundled suite against `studcheck serve`), so it is short:
-#: a line that comes later is caught at the next case's first request, and that error names this case
+#: how long after a case's last answer to listen for output nobody asked for (seconds), where the
+#: engine cannot be seen going back to read its stdin (client.py: on Linux it can, and then the
+#: wait ends as soon as it does). A second answer from a Python engine comes 0.15-0.35 ms after
+#: the first on a busy machine; every case pays this wait (0.3 ms: about 4% of the bundled suite
+#: against `sh -c 'studcheck serve; true'`), so it is short: a line that comes later is caught at
+#: the next case's first request, and that error names this case
 AFTER_CASE_WAIT = 0.0003
 #: the same after the run's last case: no next request will ever notice it, and it is paid once
 AFTER_RUN_WAIT = 0.05

@@ -16,7 +16,6 @@ import shlex
 import signal
 import subprocess
 import sys
-import threading
 import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -31,10 +30,10 @@ from studcheck.protocol.pipes import (
     Item,
     LineSource,
     PolledLines,
+    ReadWatch,
     StderrLog,
     TooLong,
     line_source,
-    read_stderr,
 )
 from studcheck.protocol.pipes import shorten as shorten  # re-exported: the harness's reports use them
 from studcheck.protocol.pipes import truncate as truncate
@@ -48,8 +47,10 @@ from studcheck.protocol.messages import (
 )
 
 MAX_LINE_BYTES = 8 * 1024 * 1024
-STDERR_SETTLE = 0.05  # seconds to let the stderr reader catch up before evidence is taken
 TERM_GRACE = 0.5  # seconds between SIGTERM and SIGKILL to the engine's process group
+IDLE_LIMIT = 0.002  # at most this long to wait for an engine to go back to reading its stdin
+IDLE_SLICE = 0.0001  # and how often to look
+IDLE_LEARNING = 5  # checks in which to find out whether the engine can be seen idle at all
 DEFAULT_TIMEOUT = 5.0
 DEFAULT_STARTUP_TIMEOUT = 20.0
 
@@ -105,7 +106,7 @@ class Transport(Protocol):
 
     def receive(self, timeout: float) -> bytes: ...
 
-    def unsolicited(self, wait: float) -> None: ...
+    def unsolicited(self, wait: float, *, patience: float = 0.0) -> bool: ...
 
     def mark_stderr(self) -> None: ...
 
@@ -123,8 +124,8 @@ class SubprocessTransport:
         self._stderr_keep = stderr_keep
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: LineSource | None = None
+        self._idle: ReadWatch | None = None
         self._stderr = StderrLog(stderr_keep)
-        self._stderr_thread: threading.Thread | None = None
 
     @property
     def pid(self) -> int | None:
@@ -145,9 +146,8 @@ class SubprocessTransport:
             raise EngineError(Problem.START, f"cannot start the engine {shlex.join(self.argv)!r}: {exc}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
         stopping.register(id(self), self._terminate_group)
-        self._lines = line_source(self._process.stdout, self._max_line)
-        self._stderr_thread = threading.Thread(target=read_stderr, args=(self._process.stderr, self._stderr), daemon=True)
-        self._stderr_thread.start()
+        self._lines = line_source(self._process.stdout, self._process.stderr, self._stderr, self._max_line)
+        self._idle = ReadWatch(self._process.pid) if isinstance(self._lines, PolledLines) else None
 
     def _get(self, timeout: float) -> Item | None:
         if self._lines is None:
@@ -190,21 +190,31 @@ class SubprocessTransport:
                               line=_show(item.start))
         raise EngineError(Problem.CRASH, f"the engine closed its output{when}{self._exit_note(wait=1.0)}")
 
-    def unsolicited(self, wait: float) -> None:
+    def unsolicited(self, wait: float, *, patience: float = 0.0) -> bool:
         """Raise if the engine writes anything (or exits) within `wait` seconds; no answer is due.
+        Returns whether the engine was seen asleep reading its stdin (see below).
 
         The harness calls this at the end of each case, so output nobody asked for is blamed on
         the case after whose last answer it came, not on the next case's first request.
+
+        Where the engine can be seen asleep reading its stdin (`ReadWatch`), it is listened to
+        until it is, for up to `patience` seconds: what it wrote before that is in the pipe by
+        then, so nothing is missed and a quiet engine costs no wait.
         """
-        end = time.monotonic() + wait
-        while (item := self._listen(end)) is not None:
+        watch = self._idle
+        idle = watch is not None and watch.waiting()
+        seen = idle
+        end = time.monotonic() + (0.0 if idle else max(wait, patience if watch is not None else 0.0))
+        while True:
+            item = self._get(0.0 if idle else min(max(end - time.monotonic(), 0.0), IDLE_SLICE))
+            if item is None:
+                if idle or time.monotonic() >= end:
+                    return seen
+                idle = seen = watch is not None and watch.waiting()
+                continue
             line = truncate(_show(item), 120) if isinstance(item, bytes) else ""
             self._refuse(item, f"the engine wrote a line nobody asked for after the case's last answer: {line}",
                          " after the case's last answer")
-
-    def _listen(self, end: float) -> Item | None:
-        """The next item written before `end` (monotonic), or None."""
-        return self._get(max(end - time.monotonic(), 0.0))
 
     def receive(self, timeout: float) -> bytes:
         deadline = time.monotonic() + timeout
@@ -231,38 +241,21 @@ class SubprocessTransport:
             code = process.wait(timeout=wait)
         except subprocess.TimeoutExpired:
             return " (the process is still running)"
-        if self._stderr_thread is not None:
-            self._stderr_thread.join(timeout=0.5)  # so the evidence includes its last words
+        if self._lines is not None:
+            self._lines.finish_stderr(0.5)  # so the evidence includes its last words
         return f" (exit code {code})"
 
     def mark_stderr(self) -> None:
+        """Start a new case's stderr, once all written so far is logged (it belongs to the case before)."""
+        if self._lines is not None:
+            self._lines.settle_stderr()
         self._stderr.mark()
 
     def stderr_excerpt(self) -> str:
-        """The stderr since the mark (see `StderrLog.text`), once the reader has caught up with the pipe."""
-        self._settle_stderr()
+        """The stderr since the mark (see `StderrLog.text`), with all written so far."""
+        if self._lines is not None:
+            self._lines.settle_stderr()
         return self._stderr.text()
-
-    def _settle_stderr(self) -> None:
-        """Wait (at most STDERR_SETTLE s) until the stderr pipe is empty: written before the answer, it
-        may not have been read yet (stdout and stderr are two pipes with no order between them)."""
-        process = self._process
-        if process is None or process.stderr is None or os.name != "posix":
-            return
-        import fcntl
-        import termios
-
-        end = time.monotonic() + STDERR_SETTLE
-        buffer = bytearray(4)
-        while time.monotonic() < end:
-            try:
-                fcntl.ioctl(process.stderr.fileno(), termios.FIONREAD, buffer)
-            except (OSError, ValueError):
-                return
-            if not int.from_bytes(buffer, sys.byteorder):
-                time.sleep(0.001)  # the reader may hold the last chunk it read, not yet logged
-                return
-            time.sleep(0.001)
 
     def _terminate_group(self) -> None:
         """SIGTERM to the engine's process group (called from the signal handler: signals only)."""
@@ -292,6 +285,8 @@ class SubprocessTransport:
             pass
         _end_group(process)
         stopping.unregister(id(self))
+        if self._idle is not None:
+            self._idle.close()
         for stream in (process.stdout, process.stderr):
             try:
                 if stream is not None:
@@ -366,16 +361,19 @@ def _write_all(stream: IO[bytes], data: bytes, timeout: float, lines: LineSource
     pump = lines if isinstance(lines, PolledLines) else None
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_WRITE)
-        if pump is not None:
-            selector.register(pump.fileno(), selectors.EVENT_READ)
+        reading = set(pump.read_fds()) if pump is not None else set()
+        for read_fd in reading:
+            selector.register(read_fd, selectors.EVENT_READ)
         while view:
             remaining = deadline - time.monotonic()
             events = selector.select(remaining) if remaining > 0 else []
             if not events:
                 raise TimeoutError
-            if pump is not None and any(key.fd == pump.fileno() for key, _ in events) and not pump.pump():
-                selector.unregister(pump.fileno())  # the engine closed its stdout
-                pump = None
+            if pump is not None and any(key.fd in reading for key, _ in events):
+                pump.pump()
+                for closed in reading - set(pump.read_fds()):  # the engine closed it: never readable again
+                    selector.unregister(closed)
+                reading &= set(pump.read_fds())
             try:
                 written = os.write(fd, view)
             except BlockingIOError:
@@ -419,8 +417,9 @@ class InProcessTransport:
             raise EngineError(Problem.TIMEOUT, "no answer (in-process engine)")
         return self._pending.pop(0)
 
-    def unsolicited(self, wait: float) -> None:
+    def unsolicited(self, wait: float, *, patience: float = 0.0) -> bool:
         """The reference answers each request once; nothing can be left over."""
+        return True
 
     def mark_stderr(self) -> None:
         self._mark = len(self._log)
@@ -502,6 +501,8 @@ class EngineClient:
         self.transcript: list[dict[str, Any]] = []
         self.restarts = 0
         self._answered = 0.0  # time.monotonic() of the last answer read
+        self._seen_idle = False  # the engine was seen asleep reading its stdin after an answer
+        self._quiet_checks = 0
 
     @property
     def running(self) -> bool:
@@ -586,8 +587,13 @@ class EngineClient:
         transport = self._transport
         if transport is None or self._due or self._outbox:
             return
+        # Patient (wait until the engine sleeps on its stdin, IDLE_LIMIT at most) while learning
+        # whether it ever does, and from then on; an engine never seen so gets `wait` alone.
+        patience = IDLE_LIMIT if self._seen_idle or self._quiet_checks < IDLE_LEARNING else 0.0
         try:
-            transport.unsolicited(max(self._answered + wait - time.monotonic(), 0.0))
+            seen = transport.unsolicited(max(self._answered + wait - time.monotonic(), 0.0), patience=patience)
+            self._seen_idle = self._seen_idle or seen
+            self._quiet_checks += 1
         except EngineError as exc:
             exc.stderr = exc.stderr or transport.stderr_excerpt()
             raise self.stopped() or exc from None

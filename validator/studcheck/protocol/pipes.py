@@ -2,8 +2,9 @@
 
 stdout is read in the calling thread on POSIX (non-blocking reads, `poll` to wait): then "has the
 engine written anything more?" has an exact answer at no cost, which is how output nobody asked for
-is blamed on the case it came after instead of the next one. Elsewhere a thread reads it into a
-queue. stderr is always read by a thread into a `StderrLog`, a case at a time.
+is blamed on the case it came after instead of the next one. stderr is read the same way, into a
+`StderrLog` a case at a time: what an engine wrote during a case is all logged before the next
+case's mark. Elsewhere threads read both pipes.
 """
 
 from __future__ import annotations
@@ -112,40 +113,38 @@ class StderrLog:
         return shorten("\n".join([*first, omitted_line(between), *last]))
 
 
-def read_stderr(stream: IO[bytes], log: StderrLog) -> None:
-    """A thread's loop: everything on `stream` into `log`, until the engine closes it."""
-    reader = getattr(stream, "read1", stream.read)
-    try:
-        while True:
-            chunk = reader(READ_BYTES)
-            if not chunk:
-                return
-            log.add(chunk)
-    except (OSError, ValueError):
-        return
-
-
 class LineSource(Protocol):
-    """The engine's stdout as lines."""
+    """The engine's stdout as lines; its stderr goes into a StderrLog."""
 
     def get(self, timeout: float) -> Item | None:
         """The next line (with its newline), EOF or TooLong; None if nothing came within `timeout` (0: now)."""
 
+    def settle_stderr(self) -> None:
+        """Log the stderr written so far (before a case's mark, before evidence is taken)."""
 
-def line_source(stream: IO[bytes], max_line: int) -> LineSource:
+    def finish_stderr(self, timeout: float) -> None:
+        """The engine exited: log its last words, until its stderr closes (at most `timeout` seconds)."""
+
+
+def line_source(stdout: IO[bytes], stderr: IO[bytes], log: StderrLog, max_line: int) -> LineSource:
     if os.name == "posix" and hasattr(select, "poll"):
-        return PolledLines(stream, max_line)
-    return ThreadedLines(stream, max_line)
+        return PolledLines(stdout, stderr, log, max_line)
+    return ThreadedLines(stdout, stderr, log, max_line)
 
 
 class PolledLines:
-    """stdout read in the caller's thread: what the engine wrote so far is known exactly, at once."""
+    """Both pipes read in the caller's thread: what the engine wrote so far, on stdout and on
+    stderr, is known exactly and at once; any wait for stdout also takes in stderr (an engine
+    blocked on a full stderr pipe would answer nothing)."""
 
-    def __init__(self, stream: IO[bytes], max_line: int) -> None:
-        self._fd = stream.fileno()
-        os.set_blocking(self._fd, False)
+    def __init__(self, stdout: IO[bytes], stderr: IO[bytes], log: StderrLog, max_line: int) -> None:
+        self._fd = stdout.fileno()
+        self._err: int | None = stderr.fileno()
+        self._log = log
         self._poll = select.poll()
-        self._poll.register(self._fd, select.POLLIN)
+        for fd in (self._fd, self._err):
+            os.set_blocking(fd, False)
+            self._poll.register(fd, select.POLLIN)
         self._max = max_line
         self._buffer = bytearray()
         self._eof = False
@@ -159,29 +158,56 @@ class PolledLines:
                 return item
             if self._read():
                 continue
+            self.settle_stderr()
             remaining = end - time.monotonic()  # nothing written yet: wait for it, at most until `end`
             if remaining <= 0:
                 return None
-            self._wait(remaining)
+            self._wait(self.read_fds(), remaining)
 
-    def _wait(self, seconds: float) -> None:
-        """Until the pipe has something (or closes), at most `seconds`; select's microseconds where it
-        can take the descriptor, else poll's milliseconds."""
-        if self._fd < _SELECT_LIMIT:
-            select.select([self._fd], [], [], seconds)
+    def read_fds(self) -> list[int]:
+        """The pipes still open (to wait on)."""
+        return [fd for fd in (None if self._eof else self._fd, self._err) if fd is not None]
+
+    def pump(self) -> None:
+        """Take in what both pipes hold now (while a write to the engine waits for room)."""
+        self._read()
+        self.settle_stderr()
+
+    def settle_stderr(self) -> None:
+        while self._err is not None:
+            try:
+                data = os.read(self._err, READ_BYTES)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if not data:
+                self._poll.unregister(self._err)
+                self._err = None
+                return
+            self._log.add(data)
+
+    def finish_stderr(self, timeout: float) -> None:
+        end = time.monotonic() + timeout
+        while True:
+            self.settle_stderr()
+            remaining = end - time.monotonic()
+            if self._err is None or remaining <= 0:
+                return
+            self._wait([self._err], remaining)
+
+    def _wait(self, fds: list[int], seconds: float) -> None:
+        """Until a pipe has something (or closes), at most `seconds`; select's microseconds where it
+        can take the descriptors, else poll's milliseconds."""
+        if not fds:
+            time.sleep(seconds)
+        elif max(fds) < _SELECT_LIMIT:
+            select.select(fds, [], [], seconds)
         else:
             self._poll.poll(max(1, int(seconds * 1000 + 0.999)))
 
-    def fileno(self) -> int:
-        return self._fd
-
-    def pump(self) -> bool:
-        """Take what the pipe holds now into the buffer (while a write waits); False once it is closed."""
-        self._read()
-        return not self._eof
-
     def _read(self) -> bool:
-        """Take what the pipe holds now; False if it holds nothing (and is not closed)."""
+        """Take what stdout holds now; False if it holds nothing (and is not closed)."""
         if self._eof:
             return False
         try:
@@ -192,6 +218,7 @@ class PolledLines:
             data = b""
         if not data:
             self._eof = True
+            self._poll.unregister(self._fd)
         self._buffer += data
         return True
 
@@ -217,18 +244,27 @@ class PolledLines:
 
 
 class ThreadedLines:
-    """stdout read by a daemon thread into a queue (where `poll` cannot wait on a pipe)."""
+    """Both pipes read by daemon threads (where `poll` cannot wait on a pipe); stderr settles by
+    yielding to its thread, which is good enough, not exact."""
 
-    def __init__(self, stream: IO[bytes], max_line: int) -> None:
+    def __init__(self, stdout: IO[bytes], stderr: IO[bytes], log: StderrLog, max_line: int) -> None:
         self._max = max_line
         self._queue: queue.Queue[Item] = queue.Queue()
-        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+        threading.Thread(target=self._read, args=(stdout,), daemon=True).start()
+        self._stderr = threading.Thread(target=self._read_stderr, args=(stderr, log), daemon=True)
+        self._stderr.start()
 
     def get(self, timeout: float) -> Item | None:
         try:
             return self._queue.get(timeout=timeout) if timeout > 0 else self._queue.get_nowait()
         except queue.Empty:
             return None
+
+    def settle_stderr(self) -> None:
+        time.sleep(0)
+
+    def finish_stderr(self, timeout: float) -> None:
+        self._stderr.join(timeout=timeout)
 
     def _read(self, stream: IO[bytes]) -> None:
         try:
@@ -243,3 +279,44 @@ class ThreadedLines:
         except (OSError, ValueError):
             pass
         self._queue.put(EOF)
+
+    @staticmethod
+    def _read_stderr(stream: IO[bytes], log: StderrLog) -> None:
+        reader = getattr(stream, "read1", stream.read)
+        try:
+            while True:
+                chunk = reader(READ_BYTES)
+                if not chunk:
+                    return
+                log.add(chunk)
+        except (OSError, ValueError):
+            return
+
+
+class ReadWatch:
+    """Linux only: is the engine's main thread asleep reading a pipe (its stdin: waiting for a request)?
+
+    Then everything it wrote before is in our pipe already, and "anything more?" needs no waiting.
+    One `pread` of /proc/PID/wchan, a few microseconds; anywhere else (or for a wrapper such as
+    `sh -c`, whose main thread waits for a child) the answer is no and the harness listens instead.
+    """
+
+    def __init__(self, pid: int) -> None:
+        try:
+            self._fd: int | None = os.open(f"/proc/{pid}/wchan", os.O_RDONLY)
+        except OSError:
+            self._fd = None
+
+    def waiting(self) -> bool:
+        if self._fd is None:
+            return False
+        try:
+            return b"pipe" in os.pread(self._fd, 64, 0)  # pipe_read, anon_pipe_read, pipe_wait (older kernels)
+        except OSError:
+            return False
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+

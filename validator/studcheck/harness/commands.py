@@ -254,7 +254,9 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
         try:
             client.start()
         except EngineError as exc:
-            print(f"studcheck run: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
+            reason = client.stopped()  # a signal or the deadline, not the engine's fault
+            print(f"studcheck run: {reason.message} before the engine answered hello" if reason else
+                  f"studcheck run: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
             code = _interrupted_code(EXIT_ENGINE)
             writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args)))
             writer.write(footer_line([], duration=time.perf_counter() - clock, exit_code=code, interrupted=_signal()))

@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     from studcheck.cases import commands as case_commands
     from studcheck.fuzz import commands as fuzz_commands
     from studcheck.harness import commands as harness_commands
+    from studcheck.report import commands as report_commands
 
     parser = argparse.ArgumentParser(
         prog="studcheck",
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     harness_commands.register(subparsers)
     case_commands.register(subparsers)
     fuzz_commands.register(subparsers)
+    report_commands.register(subparsers)
     return parser
 
 

@@ -1,0 +1,39 @@
+"""The `report` subcommand: JSONL run reports -> DIR/index.html (exit 0 written, 2 bad input)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from studcheck.report.load import ReportInputError, read_report
+from studcheck.report.model import build_model, load_rules
+from studcheck.report.render import write_html
+
+
+def register(subparsers: Any) -> None:
+    """Add `report` to the `studcheck` command."""
+    report = subparsers.add_parser(
+        "report", help="render JSONL run reports (several engines or shards) as one HTML page",
+        description="Render one or more `studcheck run --report` files as DIR/index.html: the causes of failure, "
+                    "a rule x engine/variant matrix and a section per failing case. Self-contained (opens from "
+                    "the file system). Exit 0 written, 2 bad input.")
+    report.add_argument("reports", nargs="+", metavar="REPORT", type=Path, help="JSONL report files")
+    report.add_argument("-o", "--output", required=True, type=Path, metavar="DIR", help="directory for index.html")
+    report.set_defaults(handler=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    try:
+        reports = [read_report(path) for path in args.reports]
+    except ReportInputError as error:
+        print(f"studcheck report: {error}", file=sys.stderr)
+        return 2
+    try:
+        target = write_html(build_model(reports, load_rules()), args.output)
+    except OSError as error:
+        print(f"studcheck report: cannot write {args.output}: {error}", file=sys.stderr)
+        return 2
+    print(target)
+    return 0

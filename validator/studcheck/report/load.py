@@ -1,0 +1,76 @@
+"""Reading JSONL run reports, with errors that name the file and the line.
+
+The page is built only from lines the report schema accepts, so a truncated or foreign file is
+refused up front with a message the reader can act on, not turned into a misleading page.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from studcheck.resources import schema_path
+
+KINDS = ("header", "case", "group", "not_applicable", "footer")
+
+
+class ReportInputError(ValueError):
+    """A report that cannot be read; the message names the file and, when known, the line."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunReport:
+    """One JSONL report's lines by kind (a killed run may lack the footer, or even the header)."""
+
+    path: str
+    header: Mapping[str, Any] | None
+    cases: tuple[Mapping[str, Any], ...]
+    groups: tuple[Mapping[str, Any], ...]
+    not_applicable: tuple[Mapping[str, Any], ...]
+    footer: Mapping[str, Any] | None
+
+
+@lru_cache(maxsize=1)
+def _validators() -> dict[str, Draft202012Validator]:
+    schema = json.loads(schema_path("report").read_text(encoding="utf-8"))
+    return {kind: Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"}) for kind in KINDS}
+
+
+def parse_line(text: str, *, where: str) -> dict[str, Any]:
+    """One report line, checked against its kind's schema; `where` is `file:line` for the message."""
+    try:
+        line = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReportInputError(f"{where}: not JSON ({error.msg}); is this a `studcheck run --report` file?") from None
+    if not isinstance(line, dict) or line.get("kind") not in KINDS:
+        raise ReportInputError(f"{where}: not a report line (expected an object with kind one of {', '.join(KINDS)})")
+    problem = next(iter(sorted(_validators()[line["kind"]].iter_errors(line), key=lambda e: list(map(str, e.path)))), None)
+    if problem is not None:
+        field = ".".join(str(part) for part in problem.absolute_path) or "line"
+        raise ReportInputError(f"{where}: not a valid {line['kind']} line: {field}: {problem.message}")
+    return line
+
+
+def read_report(path: Path) -> RunReport:
+    """All lines of one report file, in order; blank lines are skipped."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReportInputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ReportInputError(f"{path}: cannot read: {error}") from None
+    lines = [parse_line(raw, where=f"{path}:{number}") for number, raw in enumerate(text.splitlines(), start=1) if raw.strip()]
+    if not lines:
+        raise ReportInputError(f"{path}: empty; a report has at least a header line")
+    by_kind: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+    for line in lines:
+        by_kind[line["kind"]].append(line)
+    return RunReport(path=str(path), header=next(iter(by_kind["header"]), None), cases=tuple(by_kind["case"]),
+                     groups=tuple(by_kind["group"]), not_applicable=tuple(by_kind["not_applicable"]),
+                     footer=next(iter(by_kind["footer"]), None))

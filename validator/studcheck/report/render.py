@@ -1,0 +1,34 @@
+"""The model rendered as one self-contained HTML page (inline CSS and script, no network).
+
+Autoescaping is on for everything: titles, messages, stderr and group keys come from engines and
+case files, and the page must show them as text, never run them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+from studcheck.report.model import DETAILED, OUTCOMES, Model
+
+OUTCOME_TITLES = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "xfail": "xfail", "xpass": "xpass"}
+
+
+def environment() -> Environment:
+    return Environment(loader=PackageLoader("studcheck.report", "templates"), autoescape=select_autoescape(default=True,
+                       default_for_string=True), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+
+
+def render_html(model: Model) -> str:
+    template = environment().get_template("index.html.j2")
+    return template.render(model=model, outcomes=OUTCOMES, outcome_titles=OUTCOME_TITLES,
+                           detailed_outcomes=[outcome for outcome in OUTCOMES if outcome in DETAILED])
+
+
+def write_html(model: Model, directory: Path) -> Path:
+    """DIR/index.html (DIR is created); returns its path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / "index.html"
+    target.write_text(render_html(model), encoding="utf-8")
+    return target

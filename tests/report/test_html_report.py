@@ -180,3 +180,14 @@ def test_bad_input_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFix
 def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", str(HERE / "alpha.jsonl"), str(tmp_path / "nope.jsonl"), "-o", str(tmp_path / "out")]) == 2
     assert f"{tmp_path / 'nope.jsonl'}: no such file" in capsys.readouterr().err
+
+
+def test_same_name_and_version_with_another_command_get_own_columns(tmp_path: Path) -> None:
+    """A patched build that still calls itself `alpha 1.0` must not be counted with the original."""
+    patched = tmp_path / "patched.jsonl"
+    patched.write_text((HERE / "alpha.jsonl").read_text(encoding="utf-8").replace('"command": "./alpha"', '"command": "./alpha-patched"'),
+                       encoding="utf-8")
+    both = build_model([read_report(HERE / "alpha.jsonl"), read_report(patched)], load_rules())
+    assert [column.label for column in both.columns] == [
+        "alpha 1.0 (./alpha)", "alpha 1.0 (./alpha)", "alpha 1.0 (./alpha-patched)", "alpha 1.0 (./alpha-patched)"]
+    assert both.totals["c3"] == counts(**{"pass": 1, "fail": 1, "error": 1})

@@ -45,10 +45,7 @@ class Column:
     engine: str
     version: str
     variant: str
-
-    @property
-    def label(self) -> str:
-        return f"{self.engine} {self.version}".strip()
+    label: str  # name and version; with the command when two engines share them
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,11 +163,26 @@ def chapter_title(doc: str, root: Path | None = None) -> str:
     return Path(doc).stem or doc
 
 
-def engine_of(report: RunReport) -> tuple[str, str]:
-    """(name, version) from the header; a report without one is named by its file."""
-    engine = (report.header or {}).get("engine") or {}
+def engine_of(report: RunReport) -> tuple[str, str, str]:
+    """(name, version, command) from the header; a report without one is named by its file.
+
+    The command tells apart two builds that give the same name and version (a patched engine next
+    to the original); shards of one run have the same command and so share their columns.
+    """
+    header = report.header or {}
+    engine = header.get("engine") or {}
     name = str(engine.get("name") or f"unknown engine ({Path(report.path).name})")
-    return name, str(engine.get("version") or "")
+    return name, str(engine.get("version") or ""), str(header.get("command") or "")
+
+
+def engine_labels(reports: Sequence[RunReport]) -> dict[str, str]:
+    """Report path -> its engine's label: name and version, plus the command if that is ambiguous."""
+    identities = {report.path: engine_of(report) for report in reports}
+    commands: dict[tuple[str, str], set[str]] = {}
+    for name, version, command in identities.values():
+        commands.setdefault((name, version), set()).add(command)
+    return {path: f"{name} {version}".strip() + (f" ({command})" if len(commands[(name, version)]) > 1 else "")
+            for path, (name, version, command) in identities.items()}
 
 
 def _anchor(text: str) -> str:
@@ -180,14 +192,16 @@ def _anchor(text: str) -> str:
 def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
                 titles: Mapping[str, str] | None = None) -> Model:
     """The whole page's data. `titles`: chapter titles by doc file (default: read from the docs)."""
-    columns: dict[tuple[str, str, str], Column] = {}
+    columns: dict[tuple[str, str], Column] = {}
     entries: list[CaseEntry] = []
     anchors: Counter[str] = Counter()
+    labels = engine_labels(reports)
     for report in reports:
-        name, version = engine_of(report)
+        name, version, _ = engine_of(report)
         for line in report.cases:
-            key = (name, version, str(line["variant"]))
-            column = columns.setdefault(key, Column(key=f"c{len(columns) + 1}", engine=name, version=version, variant=key[2]))
+            key = (labels[report.path], str(line["variant"]))
+            column = columns.setdefault(key, Column(key=f"c{len(columns) + 1}", engine=name, version=version,
+                                                    variant=key[1], label=key[0]))
             anchor = _anchor(f"case-{column.key}-{line['id']}")
             anchors[anchor] += 1
             entries.append(CaseEntry(anchor=anchor if anchors[anchor] == 1 else f"{anchor}-{anchors[anchor]}",
@@ -196,8 +210,8 @@ def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
     return Model(sources=tuple(report.path for report in reports), columns=ordered,
                  chapters=chapters(entries, ordered, rules, titles),
                  detailed=tuple(sorted((e for e in entries if e.outcome in DETAILED), key=lambda e: int(e.column.key[1:]))),
-                 groups=tuple(group_entries(reports, entries)),
-                 not_applicable=tuple((" ".join(engine_of(report)).strip(), line) for report in reports for line in report.not_applicable),
+                 groups=tuple(group_entries(reports, entries, labels)),
+                 not_applicable=tuple((labels[report.path], line) for report in reports for line in report.not_applicable),
                  totals={column.key: count([e for e in entries if e.column is column]) for column in ordered})
 
 
@@ -229,13 +243,12 @@ def chapters(entries: Sequence[CaseEntry], columns: Sequence[Column], rules: Map
                  for doc, rows in docs.items())
 
 
-def group_entries(reports: Sequence[RunReport], entries: Sequence[CaseEntry]) -> list[GroupEntry]:
+def group_entries(reports: Sequence[RunReport], entries: Sequence[CaseEntry], labels: Mapping[str, str]) -> list[GroupEntry]:
     """Each report's causes of failure, largest first across reports, linked to that report's cases."""
     found: list[GroupEntry] = []
     for report in reports:
         mine = {entry.id: entry for entry in entries if entry.source == report.path}
-        label = " ".join(engine_of(report)).strip()
         for line in report.groups:
             linked = tuple(mine[case_id] for case_id in line.get("cases", []) if case_id in mine)
-            found.append(GroupEntry(engine=label, line=line, cases=linked))
+            found.append(GroupEntry(engine=labels[report.path], line=line, cases=linked))
     return sorted(found, key=lambda group: -int(group.line.get("count", 0)))

@@ -140,6 +140,16 @@ def test_failing_cells_link_to_existing_case_anchors(page: tuple[str, _Page]) ->
     assert all(href[1:] in parsed.ids for href in internal)
 
 
+def test_every_non_empty_cell_links_to_a_case_of_its_own(model: Model, page: tuple[str, _Page]) -> None:
+    _, parsed = page
+    cell_links = [href for href, css in parsed.links if css.startswith("cell ")]
+    expected = [f"#{cell.target.anchor}" for chapter in model.chapters for row in chapter.rows for cell in row.cells
+                if cell.target is not None]
+    assert cell_links[:len(expected)] == expected and len(expected) == 7
+    assert "#case-c3-SH-BRI-001" in expected  # a passing cell links into the index of all cases
+    assert all(href[1:] in parsed.ids for href in expected)
+
+
 def test_engine_strings_are_escaped(page: tuple[str, _Page]) -> None:
     html, parsed = page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html

@@ -134,6 +134,7 @@ class Model:
     sources: tuple[str, ...]
     columns: tuple[Column, ...]
     chapters: tuple[Chapter, ...]
+    entries: tuple[CaseEntry, ...]  # every case, in report order (the index at the bottom of the page)
     detailed: tuple[CaseEntry, ...]  # the cases with a section of their own, by column then run order
     groups: tuple[GroupEntry, ...]
     not_applicable: tuple[tuple[str, Mapping[str, Any]], ...]  # (engine label, not_applicable line)
@@ -209,6 +210,7 @@ def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
     ordered = tuple(columns.values())
     return Model(sources=tuple(report.path for report in reports), columns=ordered,
                  chapters=chapters(entries, ordered, rules, titles),
+                 entries=tuple(entries),
                  detailed=tuple(sorted((e for e in entries if e.outcome in DETAILED), key=lambda e: int(e.column.key[1:]))),
                  groups=tuple(group_entries(reports, entries, labels)),
                  not_applicable=tuple((labels[report.path], line) for report in reports for line in report.not_applicable),

@@ -12,6 +12,8 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from studcheck.report.model import DETAILED, OUTCOMES, Model
 
+#: the colour class of one case's outcome in the index (the matrix cells' classes)
+CSS_OF = {"pass": "pass", "fail": "fail", "error": "fail", "not_applicable": "na", "xfail": "xfail", "xpass": "fail"}
 OUTCOME_TITLES = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "xfail": "xfail", "xpass": "xpass"}
 
 
@@ -22,7 +24,7 @@ def environment() -> Environment:
 
 def render_html(model: Model) -> str:
     template = environment().get_template("index.html.j2")
-    return template.render(model=model, outcomes=OUTCOMES, outcome_titles=OUTCOME_TITLES,
+    return template.render(model=model, outcomes=OUTCOMES, outcome_titles=OUTCOME_TITLES, css_of=CSS_OF,
                            detailed_outcomes=[outcome for outcome in OUTCOMES if outcome in DETAILED])
 
 

@@ -201,3 +201,12 @@ def test_same_name_and_version_with_another_command_get_own_columns(tmp_path: Pa
     assert [column.label for column in both.columns] == [
         "alpha 1.0 (./alpha)", "alpha 1.0 (./alpha)", "alpha 1.0 (./alpha-patched)", "alpha 1.0 (./alpha-patched)"]
     assert both.totals["c3"] == counts(**{"pass": 1, "fail": 1, "error": 1})
+
+
+def test_a_run_cut_short_is_flagged(tmp_path: Path) -> None:
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join((HERE / "beta.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)[:-1]), encoding="utf-8")
+    model = build_model([read_report(HERE / "alpha.jsonl"), read_report(cut)], load_rules())
+    assert [(source.engine, source.warning) for source in model.sources] == [
+        ("alpha 1.0", ""), ("beta 2.0", "no footer: the run was cut short, these counts are partial")]
+    assert "no footer: the run was cut short" in render_html(model)

@@ -130,8 +130,18 @@ class GroupEntry:
 
 
 @dataclass(frozen=True, kw_only=True)
+class Source:
+    """One input report: which engine, when, and whether the run finished (a killed run has no footer)."""
+
+    path: str
+    engine: str
+    started: str
+    warning: str  # "" for a complete run; else why its counts are partial
+
+
+@dataclass(frozen=True, kw_only=True)
 class Model:
-    sources: tuple[str, ...]
+    sources: tuple[Source, ...]
     columns: tuple[Column, ...]
     chapters: tuple[Chapter, ...]
     entries: tuple[CaseEntry, ...]  # every case, in report order (the index at the bottom of the page)
@@ -208,13 +218,27 @@ def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
             entries.append(CaseEntry(anchor=anchor if anchors[anchor] == 1 else f"{anchor}-{anchors[anchor]}",
                                      column=column, line=line, source=report.path))
     ordered = tuple(columns.values())
-    return Model(sources=tuple(report.path for report in reports), columns=ordered,
+    return Model(sources=tuple(source(report, labels[report.path]) for report in reports), columns=ordered,
                  chapters=chapters(entries, ordered, rules, titles),
                  entries=tuple(entries),
                  detailed=tuple(sorted((e for e in entries if e.outcome in DETAILED), key=lambda e: int(e.column.key[1:]))),
                  groups=tuple(group_entries(reports, entries, labels)),
                  not_applicable=tuple((labels[report.path], line) for report in reports for line in report.not_applicable),
                  totals={column.key: count([e for e in entries if e.column is column]) for column in ordered})
+
+
+def source(report: RunReport, engine: str) -> Source:
+    footer = report.footer
+    if footer is None:
+        warning = "no footer: the run was cut short, these counts are partial"
+    elif footer.get("interrupted"):
+        warning = f"interrupted by {footer['interrupted']}: cases after it were not run"
+    elif footer.get("stopped"):
+        stopped = footer["stopped"]
+        warning = f"stopped early (--maxfail {stopped['maxfail']}): {stopped['not_run']} cases not run"
+    else:
+        warning = ""
+    return Source(path=report.path, engine=engine, started=str((report.header or {}).get("started") or ""), warning=warning)
 
 
 def count(entries: Iterable[CaseEntry]) -> dict[str, int]:

@@ -56,6 +56,16 @@ class _Replaying:
     def stderr_tail(self) -> str:
         return ""
 
+    def unsolicited(self, wait: float, *, patience: float = 0.0) -> bool:
+        """A recording holds exactly the answers asked for: nothing is ever left over."""
+        return True
+
+    def mark_stderr(self) -> None:
+        return None
+
+    def stderr_excerpt(self) -> str:
+        return ""
+
     def close(self, grace: float = 1.0) -> None:
         return None
 

@@ -61,6 +61,25 @@ def _side_pot(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     return response
 
 
+def _bring_in_fold(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Offers `fold` to the player who must post the bring-in (he may only bring in or complete)."""
+    response = server.handle(request)
+    if request.get("type") == "new_hand" and response.get("ok"):
+        legal = response["state"]["legal"]
+        if any(entry["action"] == "bring_in" for entry in legal):
+            legal.insert(0, {"action": "fold"})
+    return response
+
+
+def _showdown_order(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Reports the showdown order of the result backwards."""
+    response = server.handle(request)
+    result = response.get("state", {}).get("result") if response.get("ok") else None
+    if result and len(result.get("showdown_order") or []) >= 2:
+        result["showdown_order"] = list(reversed(result["showdown_order"]))
+    return response
+
+
 def _flags_as_numbers(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     """Not a rule bug: after a refusal, `state` reports `folded` as 0/1 (equal to false/true in Python, not in JSON)."""
     response = server.handle(request)
@@ -112,12 +131,14 @@ BUGS: dict[str, Hook] = {
     "card_shift": _card_shift,
     "check_facing_bet": _check_facing_bet,
     "side_pot": _side_pot,
+    "bring_in_fold": _bring_in_fold,
+    "showdown_order": _showdown_order,
     "crash": _crash,
     "unsupported_eight": _unsupported_eight,
     "flags_as_numbers": _flags_as_numbers,
     "once": _once,
 }
-RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot")
+RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot", "bring_in_fold", "showdown_order")
 
 
 class PlantedServer(Server):

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, truncate
+from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, Unsolicited, truncate
 from studcheck.protocol.messages import RequestType, encode, protocol_schema, response_kind, schema_problem
 
 REFERENCE_CHECK_EVERY = 64  # about once every two hands
@@ -122,7 +122,10 @@ def read_answer(client: EngineClient, pending: Pending, reference: Mapping[str, 
             if client.validate:
                 checker.same_as_reference(reference_state)
             return expected
-    response = client.check(pending, schema=False)
+    try:
+        response = client.check(pending, schema=False)
+    except EngineError as exc:
+        raise extra_line(pending, exc) or exc from None
     if client.validate:
         try:
             checker.check(pending.kind, response, raw, reference_state)
@@ -130,3 +133,23 @@ def read_answer(client: EngineClient, pending: Pending, reference: Mapping[str, 
             exc.stderr = exc.stderr or client.stderr_tail()
             raise
     return response
+
+
+def extra_line(pending: Pending, error: EngineError) -> Unsolicited | None:
+    """The answer read for `pending` carries the `seq` of an earlier request: a line nobody asked for.
+
+    Every earlier request was answered already (answers are read in order), so the line answers
+    no request: a second answer to one request, say. `studcheck run` reports such a line as
+    `bad_response` ("a line nobody asked for", `Unsolicited`); the fuzzer too, whether the line
+    comes while answers are due (it is then read in place of the next answer and looks like a
+    wrong `seq`) or while none is (the client finds it before the next write).
+    """
+    if error.problem is not Problem.WRONG_SEQ:
+        return None
+    seq = (pending.entry.get("response") or {}).get("seq")
+    if type(seq) is not int or seq >= pending.seq:
+        return None
+    return Unsolicited(Problem.BAD_RESPONSE,
+                       f"the engine wrote a line nobody asked for before its answer to seq {pending.seq}: an answer "
+                       f"to seq {seq}, which was answered already (two answers to one request?)",
+                       line=error.line, stderr=error.stderr)

@@ -116,8 +116,9 @@ def test_answer_equal_but_not_identical_to_the_reference_breaks_the_schema(tmp_p
     """`folded: 0` equals `folded: false` in Python; the schema check must still see it."""
     code, lines = run(planted_client("flags_as_numbers"), tmp_path, hands=50)
     assert code == 1, lines
-    assert lines[1].startswith("ENGINE ERROR (bad_response)"), lines
+    assert re.match(r"ENGINE ERROR \(bad_response\) in hand \d+ of 50 \(seed 1\) at ", lines[1]), lines
     assert "breaks the protocol schema" in lines[1] and "folded" in lines[1], lines[1]
+    assert re.match(r"  request: seq \d+ \(state\): \{", lines[2]), lines
 
 
 def test_the_schema_still_allows_the_validation_shortcut() -> None:
@@ -205,9 +206,10 @@ def test_cli_engine_crash_is_reported_not_a_traceback(tmp_path: Path) -> None:
     assert died_on is not None, done.stdout
     # Requests are pipelined: the crash is noticed at a later write or read, but the request reported
     # is the one the engine died on.
-    prefix = "  request (the first one left unanswered): "
-    request = next(line for line in done.stdout.splitlines() if line.startswith(prefix))
-    assert json.loads(request.removeprefix(prefix))["seq"] == int(died_on.group(1)), done.stdout
+    request = re.search(r"^  request \(the first one left unanswered\): seq (\d+) \(act\): (\{.*\})$", done.stdout, re.M)
+    assert request is not None, done.stdout
+    assert request.group(1) == died_on.group(1) and json.loads(request.group(2))["seq"] == int(died_on.group(1))
+    assert "  engine process: exit code 139" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
 
 
@@ -220,9 +222,17 @@ def test_failure_past_a_divergence_restarts_the_engine_and_the_search_goes_on(tm
                "--known", str(known), "--out", "cases", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ENGINE ERROR" not in done.stdout
-    restarts = re.search(r"note: the engine failed (\d+) times on requests sent past a divergence", done.stdout)
+    restarts = re.search(r"note: the engine failed in (\d+) hands on requests sent past a divergence", done.stdout)
     assert restarts is not None and int(restarts.group(1)) >= 3, done.stdout  # most hands have three actions
     assert re.search(r"ok: no new divergence in 6 hands \(6 with known divergences", done.stdout), done.stdout
+    # the first three, each with the hand, the request, the exit code and the engine's stderr
+    note = done.stdout.split("note: the engine failed", 1)[1]
+    assert len(re.findall(r"^  hand \d+ of 6 \(seed 0\): crash: the engine closed its output", note, re.M)) == 3, note
+    assert len(re.findall(r"^    request \(the first one left unanswered\): seq \d+ \(act\): \{", note, re.M)) == 3
+    assert note.count("    engine process: exit code 139") == 3
+    assert note.count("      segmentation fault (core dumped)") == 3
+    if int(restarts.group(1)) > 3:
+        assert f"  ... and {int(restarts.group(1)) - 3} more" in note
 
 
 def test_cli_not_json_is_reported(tmp_path: Path) -> None:

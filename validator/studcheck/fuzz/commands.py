@@ -167,8 +167,8 @@ def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None]
 def _session(client: EngineClient, reference: EngineClient, caps: Any, config: FuzzConfig,
              out: Callable[[str], None], engine_name: str) -> int:
     from studcheck.fuzz.play import EngineMisbehaved, ReferenceFailed, Table
-    from studcheck.fuzz.report import (Display, report_divergence, report_misbehaviour, report_restarts,
-                                       report_signatures, report_summary)
+    from studcheck.fuzz.report import (Display, report_divergence, report_failure, report_misbehaviour,
+                                       report_past_failures, report_signatures, report_summary)
     from studcheck.fuzz.search import Finding, SearchConfig, search
 
     mode = f", keep going (at most {config.max_divergences} new signatures)" if config.keep_going else ""
@@ -180,11 +180,22 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
     written: dict[str, str] = {}
     shrinking = 0.0
 
+    def ready() -> str | None:
+        """Restart the engine if it failed, before a case runs on it."""
+        try:
+            table.ensure_running()
+        except EngineMisbehaved as exc:
+            if isinstance(exc.error, Stopped):
+                raise
+            return exc.error.message
+        return None
+
     def on_new(finding: Finding) -> None:
         nonlocal shrinking
         display.clear()
         shrinking += finding.shrunk.seconds if finding.shrunk else 0.0
-        path = report_divergence(finding, client, reference, config, engine_name, out)
+        report = report_failure if finding.found.failure is not None else report_divergence
+        path = report(finding, client, reference, config, engine_name, out, ready)
         if path is not None:
             written[finding.signature.text()] = path
 
@@ -196,14 +207,17 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
     except EngineMisbehaved as exc:
         display.close()
         if isinstance(exc.error, Stopped):  # a signal or the deadline, not the engine's fault
-            out(f"studcheck fuzz: {exc.error.message}; stopped after {table.hands} hands")
+            played = max((exc.hand or 1) - 1, 0)
+            out(f"studcheck fuzz: {exc.error.message}; stopped after {played} hand{'' if played == 1 else 's'}, "
+                f"in hand {exc.hand} of {config.hands} (seed {config.seed})"
+                + (" while shrinking it" if exc.shrinking else ""))
             return EXIT_FOUND
-        report_misbehaviour(exc, out)
+        report_misbehaviour(exc, config.hands, config.seed, out)
         return EXIT_FOUND
     except ReferenceFailed as exc:
         display.close()
         out("studcheck fuzz: internal error: the reference engine failed (a studcheck bug; please report it)")
-        out(f"  {exc.error.message}")
+        out(f"  in hand {exc.hand} of {config.hands} (seed {config.seed}): {exc.error.message}")
         out(truncate(exc.error.stderr, 4000))
         out(f"  hand setup: {json.dumps(exc.record.setup.request_fields('fuzz'))}")
         return EXIT_FOUND
@@ -213,7 +227,7 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
         report_signatures(result, written, out)
     if config.write_known is not None:
         _write_known(config, result, written, engine_name, out)
-    report_restarts(result, out)
+    report_past_failures(result, config.hands, config.seed, out)
     if not result.new:
         report_summary(result, out)
     _speed(result.hands, result.requests, result.seconds)

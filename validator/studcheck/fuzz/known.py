@@ -30,7 +30,7 @@ from studcheck.protocol.client import truncate
 if TYPE_CHECKING:
     from studcheck.fuzz.search import Finding
 
-KINDS = ("new_hand", "act-accepted", "act-refused", "state")
+KINDS = ("new_hand", "act-accepted", "act-refused", "state", "error")  # error: the engine broke the protocol
 
 
 class KnownError(ValueError):
@@ -105,8 +105,11 @@ def render_known(findings: Iterable[Finding], *, engine: str, seed: int, hands: 
 def _reason(finding: Finding, seed: int, cases: dict[str, str]) -> str:
     if finding.known is not None:
         return finding.known
-    divergence = finding.found.divergence
-    first = truncate(divergence.first.describe(), 200) if divergence is not None else "diverged"
+    divergence, failure = finding.found.divergence, finding.found.failure
+    if failure is not None:
+        first = truncate(f"{failure.error.problem.value}: {failure.error.message}", 200)
+    else:
+        first = truncate(divergence.first.describe(), 200) if divergence is not None else "diverged"
     case = cases.get(finding.signature.text())
     where = f"hand {finding.found_at} of seed {seed}, {finding.hands} hand{'' if finding.hands == 1 else 's'}"
     return f"{first} ({where}{f'; case {case}' if case else ''})"

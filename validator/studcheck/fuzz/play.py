@@ -13,7 +13,6 @@ the engine works; the engine's answers are read after the reference has played t
 
 from __future__ import annotations
 
-import json
 import re
 import traceback
 from collections.abc import Mapping, Sequence
@@ -24,7 +23,7 @@ from studcheck.fuzz.choosers import Chooser
 from studcheck.fuzz.strategies import MAX_STEPS, HandSetup, Move, after_end_move, next_move
 from studcheck.harness.compare import diff_json, sorted_legal
 from studcheck.fuzz.wire import Checker, read_answer
-from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, truncate
+from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, Stopped, Unsolicited
 from studcheck.protocol.messages import ErrorReason, RequestType
 from studcheck.protocol.serve import Server
 from studcheck.rules import Options
@@ -87,18 +86,37 @@ class Divergence:
         return Signature(kind=self.kind, path=_normal_path(self.first.path), variant=variant)
 
 
+ERROR_KIND = "error"  # the signature kind of a hand in which the engine broke the protocol
+
+
+@dataclass(frozen=True, kw_only=True)
+class Failure:
+    """The engine broke the protocol on one request of a hand (a crash, a timeout, a broken answer)."""
+
+    error: EngineError
+    request: Mapping[str, Any]  # as sent, with its seq
+    kind: str  # ExchangeKind of the request
+    move: Move | None
+    reference: Mapping[str, Any]  # the reference's answer to it (no seq)
+    compared: int  # how many of the hand's exchanges were compared before it
+
+
 @dataclass(kw_only=True)
 class HandRecord:
     setup: HandSetup
     exchanges: list[Exchange] = field(default_factory=list)
     divergence: Divergence | None = None
     skipped: str | None = None  # the engine refused the setup as unsupported
+    # The engine broke the protocol before any divergence: the hand's finding (signature `error`).
+    failure: Failure | None = None
     # The engine broke the protocol answering a request sent past the divergence (pipelined: sent
-    # before the divergence was known); it was restarted. What happened, for the report.
-    past_divergence: str | None = None
+    # before the divergence was known); the divergence stays the finding. Both restart the engine.
+    past_failure: Failure | None = None
 
     @property
     def signature(self) -> Signature | None:
+        if self.failure is not None:
+            return Signature(kind=ERROR_KIND, path=self.failure.error.problem.value, variant=self.setup.variant)
         return None if self.divergence is None else self.divergence.signature(self.setup.variant)
 
     @property
@@ -127,14 +145,18 @@ class HandRecord:
 
 
 class EngineMisbehaved(BaseException):
-    """The engine under test broke the protocol: stop everything (a BaseException so Hypothesis
-    does not try to shrink it), report the evidence."""
+    """The run must stop: a signal or the deadline (`Stopped`), or the engine cannot be restarted
+    after a failure. A BaseException so Hypothesis does not try to shrink it. (A failure inside a
+    hand is not raised: it is the hand's `HandRecord.failure`.) The search fills in `hand`, the
+    number of the generated hand it happened in (or was being shrunk), and `shrinking`."""
 
-    def __init__(self, error: EngineError, record: HandRecord, request: Mapping[str, Any]) -> None:
+    def __init__(self, error: EngineError, record: HandRecord | None, request: Mapping[str, Any]) -> None:
         super().__init__(error.message)
         self.error = error
         self.record = record
         self.request = dict(request)
+        self.hand: int | None = None
+        self.shrinking = False
 
 
 class ReferenceFailed(BaseException):
@@ -144,6 +166,7 @@ class ReferenceFailed(BaseException):
         super().__init__(error.message)
         self.error = error
         self.record = record
+        self.hand: int | None = None
 
 
 def _short(value: Any, limit: int = 200) -> str:
@@ -255,6 +278,7 @@ class Planned:
 
     record: HandRecord
     sent: list[_Sent]
+    generation: int  # the engine process it was dealt out to (see Table.live)
     unsent: EngineError | None = None  # the write failed (reported once earlier answers are read)
 
 
@@ -267,6 +291,10 @@ class Table:
     divergence. In between, the caller may deal out the next hand, so the engine answers one hand
     while the reference plays the next (pipelining). Requests after a divergence were already
     sent: their answers are read and checked against the protocol but not compared.
+
+    When the engine breaks the protocol (`HandRecord.failure`, `past_failure`) the table is
+    `broken`: the next hand dealt out restarts the engine first, and a hand dealt out to the old
+    process is no longer `live` (the caller deals it out again).
     """
 
     def __init__(self, engine: EngineClient, reference: Server | None = None) -> None:
@@ -275,8 +303,28 @@ class Table:
         self._reference_seq = 0
         self.hands = 0
         self.requests = 0  # requests sent to the engine under test
-        self.restarts = 0  # engine restarts after failing past a divergence (see HandRecord.past_divergence)
+        self.restarts = 0  # engine restarts after a failure
+        self.broken = False  # the engine failed: restart it before the next hand
+        self.generation = 0  # engine processes started by this table (restarts)
         self.checker = Checker()
+
+    def live(self, planned: Planned) -> bool:
+        """The hand went to the engine process running now, which has not failed."""
+        return planned.generation == self.generation and not self.broken
+
+    def ensure_running(self) -> None:
+        """Restart the engine if it failed; EngineMisbehaved if it cannot be restarted."""
+        if not self.broken:
+            return
+        self.restarts += 1
+        try:
+            self.engine.restart()
+        except EngineError as exc:
+            if not isinstance(exc, Stopped):
+                exc.message = f"the engine could not be restarted after a failure: {exc.message}"
+            raise EngineMisbehaved(exc, None, {"type": RequestType.HELLO.value}) from None
+        self.broken = False
+        self.generation += 1
 
     def play(self, setup: HandSetup, choose: Chooser) -> HandRecord:
         """Play one hand until it ends, the step limit, or the first divergence."""
@@ -284,7 +332,8 @@ class Table:
 
     def deal_out(self, setup: HandSetup, choose: Chooser) -> Planned:
         """The reference plays the hand; its requests go to the engine (answers not read yet)."""
-        planned = Planned(record=HandRecord(setup=setup), sent=[])
+        self.ensure_running()
+        planned = Planned(record=HandRecord(setup=setup), sent=[], generation=self.generation)
         record, sent = planned.record, planned.sent
         try:
             state = self._deal(record, sent)
@@ -302,7 +351,8 @@ class Table:
 
     def replay(self, setup: HandSetup, moves: Sequence[Move]) -> HandRecord:
         """Play exactly these moves (a reduction candidate) until they run out or the hands diverge."""
-        planned = Planned(record=HandRecord(setup=setup), sent=[])
+        self.ensure_running()
+        planned = Planned(record=HandRecord(setup=setup), sent=[], generation=self.generation)
         try:
             state = self._deal(planned.record, planned.sent)
             for move in moves:
@@ -314,15 +364,27 @@ class Table:
         return self.settle(planned)
 
     def settle(self, planned: Planned) -> HandRecord:
-        """Read the engine's answers to a dealt-out hand, in order, and compare them."""
-        self._compare(planned.record, planned.sent)
-        if planned.unsent is not None:
-            raise EngineMisbehaved(planned.unsent, planned.record, planned.sent[0].pending.entry["request"])
-        return planned.record
+        """Read the engine's answers to a dealt-out hand, in order, and compare them.
+
+        A failure of the engine is recorded in the record (`failure` or `past_failure`) and makes
+        the table `broken`; only a signal or the deadline raises (EngineMisbehaved).
+        """
+        record, unsent = planned.record, planned.unsent
+        if isinstance(unsent, Stopped):
+            raise EngineMisbehaved(unsent, record, planned.sent[0].pending.entry["request"])
+        if isinstance(unsent, Unsolicited):  # found before the batch was written: nothing to read
+            self._failed(record, planned.sent[0], unsent)
+            return record
+        self._compare(record, planned.sent)
+        if unsent is not None and record.failure is None and record.past_failure is None:
+            self._failed(record, planned.sent[0], unsent)
+        return record
 
     def discard(self, planned: Planned) -> None:
         """Read and drop the answers to a dealt-out hand that will not be settled (the search stopped)."""
         self.requests -= len(planned.sent)
+        if not self.live(planned):
+            return
         for item in planned.sent:
             try:
                 self.engine.receive_line(item.pending)
@@ -386,10 +448,10 @@ class Table:
         for item in sent:
             try:
                 engine = read_answer(self.engine, item.pending, item.reference, self.checker)
+            except Stopped as exc:
+                raise EngineMisbehaved(exc, record, item.pending.entry["request"]) from None
             except EngineError as exc:
-                if record.divergence is None and record.skipped is None:
-                    raise EngineMisbehaved(exc, record, item.pending.entry["request"]) from None
-                self._restart_past_divergence(record, item, exc)
+                self._failed(record, item, exc)
                 return
             if self.checker.reference_problem is not None:
                 problem = EngineError(Problem.BAD_RESPONSE, "the reference's state breaks the protocol schema: "
@@ -399,17 +461,30 @@ class Table:
                 continue  # sent before the divergence was known: read, checked, not compared
             self._take(record, item, _strip(engine))
 
-    def _restart_past_divergence(self, record: HandRecord, item: _Sent, error: EngineError) -> None:
-        """The engine failed on a request the unpipelined fuzzer would not have sent (the hand had
-        already diverged, or the engine had refused it as unsupported): note it and restart the
-        engine, so the search goes on with the divergence as the finding."""
-        request = json.dumps(item.pending.entry["request"])
-        record.past_divergence = f"{error.problem.value} on {truncate(request, 200)}: {error.message}"
-        self.restarts += 1
-        try:
-            self.engine.restart()
-        except EngineError as exc:
-            raise EngineMisbehaved(exc, record, {"type": RequestType.HELLO.value}) from None
+    def fail_after(self, planned: Planned, error: EngineError) -> HandRecord:
+        """The engine wrote a line nobody asked for (or exited) after its last answer to this hand,
+        the last of the run: a failure on the hand's last request."""
+        item = planned.sent[-1]
+        record = planned.record
+        compared = len(record.exchanges)
+        self._failed(record, item, error)
+        if record.failure is not None and compared:  # its answer was compared: the failure comes after it
+            record.failure = replace(record.failure, compared=compared - 1)
+        return record
+
+    def _failed(self, record: HandRecord, item: _Sent, error: EngineError) -> None:
+        """The engine broke the protocol on `item`: the hand's finding, or, if the hand had already
+        diverged (or the engine had refused it as unsupported), a failure on a request the
+        unpipelined fuzzer would not have sent, noted while the divergence stays the finding.
+        Either way the engine is restarted before the next hand."""
+        kind = {RequestType.NEW_HAND: ExchangeKind.SETUP, RequestType.ACT: ExchangeKind.ACT}.get(item.kind, ExchangeKind.STATE)
+        failure = Failure(error=error, request=dict(item.pending.entry["request"]), kind=kind, move=item.move,
+                          reference=item.reference, compared=len(record.exchanges))
+        if record.divergence is None and record.skipped is None:
+            record.failure = failure
+        else:
+            record.past_failure = failure
+        self.broken = True
 
     def _take(self, record: HandRecord, item: _Sent, engine: dict[str, Any]) -> None:
         if item.kind is RequestType.NEW_HAND:
@@ -433,6 +508,16 @@ class Table:
             kind = "act-accepted" if exchange.reference.get("ok") else "act-refused"
         record.divergence = Divergence(exchange=len(record.exchanges) - 1, kind=kind, first=found[0], all=tuple(found))
         return True
+
+
+def failure_record(record: HandRecord) -> HandRecord:
+    """The hand as played up to the request the engine failed on, that request last (with the
+    reference's answer; the engine's is empty)."""
+    failure = record.failure
+    assert failure is not None
+    exchanges = record.exchanges[: failure.compared]
+    exchanges.append(Exchange(kind=failure.kind, move=failure.move, reference=failure.reference, engine={}))
+    return HandRecord(setup=record.setup, exchanges=exchanges)
 
 
 def describe_step(record: HandRecord, index: int) -> str:

@@ -7,20 +7,24 @@ runs with the same seed print the same thing.
 from __future__ import annotations
 
 import json
+import re
 import shlex
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from studcheck.fuzz.play import EngineMisbehaved, HandRecord, describe_step
+from studcheck.fuzz.play import EngineMisbehaved, HandRecord, describe_step, failure_record
 from studcheck.fuzz.search import Finding, SearchResult
 from studcheck.fuzz.shrink import Progress
-from studcheck.protocol.client import EngineClient, Problem, truncate
+from studcheck.protocol.client import EngineClient, EngineError, Problem, shorten, truncate
 
 if TYPE_CHECKING:
     from studcheck.fuzz.commands import FuzzConfig
+    from studcheck.fuzz.write import WrittenCase
 
 Say = Callable[[str], None]
+Ready = Callable[[], "str | None"]  # get the engine running (restart it after a failure); why not, or None
 
 
 class Display:
@@ -65,12 +69,73 @@ class Display:
             self._bar = None
 
 
-def report_restarts(result: SearchResult, say: Say) -> None:
-    """Engine restarts after failures on requests sent past a divergence (pipelining sends them)."""
-    if result.restarts:
-        times = "once" if result.restarts == 1 else f"{result.restarts} times"
-        say(f"note: the engine failed {times} on requests sent past a divergence "
-            f"(the fuzzer sends a hand's requests before reading the answers); it was restarted each time")
+REQUEST_CHARS = 300  # a request's JSON in a report (the hand's setup is printed in full apart)
+STDERR_HEAD, STDERR_TAIL = 20, 5  # the engine's stderr in a report: first and last lines, as `run` shows it
+_EXIT = re.compile(r"\(exit code (-?\d+)\)")
+
+
+def request_text(request: Mapping[str, Any]) -> str:
+    """`seq 51 (act): {"type": "act", ...}`, the JSON shortened."""
+    seq = request.get("seq")
+    where = f"seq {seq} ({request.get('type')})" if seq is not None else f"{request.get('type')}"
+    return f"{where}: {truncate(json.dumps(request), REQUEST_CHARS)}"
+
+
+def exit_status(error: EngineError) -> str:
+    """How the engine process ended, as the client saw it: `exit code 139`, `killed by SIGSEGV`."""
+    found = _EXIT.search(error.message)
+    if found is None:
+        return "still running when the fuzzer ended it" if error.problem is not Problem.CRASH else "unknown"
+    code = int(found.group(1))
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name} (exit code {code})"
+        except ValueError:
+            return f"exit code {code}"
+    return f"exit code {code}"
+
+
+def _hand(hand: int | None, total: int, seed: int) -> str:
+    return f"hand {hand} of {total} (seed {seed})" if hand is not None else f"seed {seed}"
+
+
+def _evidence(error: EngineError, say: Say, indent: str = "  ") -> None:
+    """The offending output, how the process ended, and its stderr's first and last lines."""
+    if error.line:
+        say(f"{indent}engine output: {error.line}")
+    say(f"{indent}engine process: {exit_status(error)}")
+    text = shorten(error.stderr, head=STDERR_HEAD, tail=STDERR_TAIL) if error.stderr.strip() else ""
+    if text:
+        say(f"{indent}engine stderr (first and last lines):")
+        for line in text.splitlines():
+            say(f"{indent}  {line}")
+    else:
+        say(f"{indent}engine stderr: empty")
+
+
+def _request_line(failure_request: Mapping[str, Any], problem: Problem) -> str:
+    # Requests are pipelined: an engine that dies or stalls had the first request it left
+    # unanswered in hand (an engine that buffers its answers may have got further).
+    left = " (the first one left unanswered)" if problem in (Problem.CRASH, Problem.TIMEOUT) else ""
+    return f"request{left}: {request_text(failure_request)}"
+
+
+def report_past_failures(result: SearchResult, total: int, seed: int, say: Say) -> None:
+    """Failures on requests sent past a divergence (pipelining sends them): the first few with
+    their evidence, and how many in all."""
+    count = result.past_failures
+    if not count:
+        return
+    times = "in 1 hand" if count == 1 else f"in {count} hands"
+    say(f"note: the engine failed {times} on requests sent past a divergence "
+        f"(the fuzzer sends a hand's requests before reading the answers); it was restarted each time"
+        + ("" if count <= len(result.first_past_failures) else f"; the first {len(result.first_past_failures)}:"))
+    for hand, failure in result.first_past_failures:
+        say(f"  {_hand(hand, total, seed)}: {failure.error.problem.value}: {failure.error.message}")
+        say(f"    {_request_line(failure.request, failure.error.problem)}")
+        _evidence(failure.error, say, indent="    ")
+    if count > len(result.first_past_failures):
+        say(f"  ... and {count - len(result.first_past_failures)} more")
 
 
 def report_summary(result: SearchResult, say: Say) -> None:
@@ -104,12 +169,9 @@ def _size(record: HandRecord) -> str:
 
 
 def report_divergence(finding: Finding, client: EngineClient, reference: EngineClient, config: FuzzConfig,
-                      engine_name: str, say: Say) -> str | None:
+                      engine_name: str, say: Say, ready: Ready = lambda: None) -> str | None:
     """Report a new signature, write its case (checked: lint, reference, engine); the path written."""
-    from studcheck.cases.lint import lint_files
-    from studcheck.cases.load import CaseError, load_case
     from studcheck.fuzz.write import write_case
-    from studcheck.harness.runner import Runner
 
     found, result = finding.found, finding.shrunk
     assert result is not None
@@ -118,8 +180,10 @@ def report_divergence(finding: Finding, client: EngineClient, reference: EngineC
     say(f"DIVERGENCE in hand {finding.found_at} of {config.hands} at {describe_step(found, found.divergence.exchange)}:")
     say(f"  {found.divergence.first.describe()}")
     say(f"  signature: {finding.signature.text()}")
-    if found.past_divergence is not None:
-        say(f"  then, past the divergence, the engine failed ({found.past_divergence}); it was restarted")
+    if found.past_failure is not None:
+        past = found.past_failure
+        say(f"  then, past the divergence, the engine failed ({past.error.problem.value} on "
+            f"{request_text(past.request)}: {past.error.message}); it was restarted")
     say(f"shrunk: {_size(found)} -> {_size(result.after_hypothesis)} (Hypothesis, {result.hypothesis_replays} replays) "
         f"-> {_size(shrunk)} (delta debugging, {result.reduce_replays} replays)")
     if result.note:
@@ -134,8 +198,44 @@ def report_divergence(finding: Finding, client: EngineClient, reference: EngineC
     except OSError as exc:
         say(f"cannot write the case to {config.out}: {exc.strerror or exc}")
         return None
-    say(f"case {written.case_id}: {written.title}")
-    say(f"  rules: {written.area.name}")
+    return _announce(written, client, reference, config, say, ready)
+
+
+def report_failure(finding: Finding, client: EngineClient, reference: EngineClient, config: FuzzConfig,
+                   engine_name: str, say: Say, ready: Ready = lambda: None) -> str | None:
+    """Report a hand the engine broke the protocol in (a new signature `error PROBLEM VARIANT`) and
+    write its reproducer case (checked: lint, reference, engine); the path written."""
+    from studcheck.fuzz.write import write_reproducer
+
+    record = finding.found
+    failure = record.failure
+    assert failure is not None
+    error = failure.error
+    played = failure_record(record)
+    say(f"ENGINE ERROR ({error.problem.value}) in {_hand(finding.found_at, config.hands, config.seed)} "
+        f"at {describe_step(played, len(played.exchanges) - 1)}: {error.message}")
+    say(f"  {_request_line(failure.request, error.problem)}")
+    _evidence(error, say)
+    say(f"  signature: {finding.signature.text()}")
+    try:
+        written = write_reproducer(record, config.out, seed=config.seed, hand_number=finding.found_at,
+                                   engine_label=engine_name)
+    except OSError as exc:
+        say(f"cannot write the reproducer to {config.out}: {exc.strerror or exc}")
+        say(f"  hand setup: {truncate(json.dumps(record.setup.request_fields('fuzz')), 2000)}")
+        return None
+    return _announce(written, client, reference, config, say, ready, what="reproducer")
+
+
+def _announce(written: WrittenCase, client: EngineClient, reference: EngineClient, config: FuzzConfig, say: Say,
+              ready: Ready, what: str = "case") -> str:
+    """Lint the case written, run it on the reference (it must pass) and on the engine; say where it is."""
+    from studcheck.cases.lint import lint_files
+    from studcheck.cases.load import CaseError, load_case
+    from studcheck.harness.runner import Runner
+
+    say(f"{what} {written.case_id}: {written.title}")
+    say(f"  rules: {', '.join(written.rules)} ({written.area.name})")
     _, problems = lint_files([written.path])
     say("  lint: clean" if not problems else "  lint: " + "; ".join(str(p) for p in problems))
     try:
@@ -144,31 +244,29 @@ def report_divergence(finding: Finding, client: EngineClient, reference: EngineC
         say(f"  the case does not load: {exc}")
     else:
         on_reference = Runner(reference).run(case)
-        on_engine = Runner(client).run(case) if client.running else None
         say(f"  on the reference: {on_reference.outcome.value}"
             + ("" if on_reference.outcome.value == "pass" else f" ({on_reference.message})"))
-        if on_engine is not None:
+        not_running = ready()
+        if not_running is not None:
+            say(f"  on the engine: not run ({not_running})")
+        elif client.running:
+            on_engine = Runner(client).run(case)
             detail = "; ".join(m.describe() for m in on_engine.mismatches[:2]) or on_engine.message
-            say(f"  on the engine: {on_engine.outcome.value}" + (f" ({detail})" if detail else ""))
+            if on_engine.problem is not None:
+                detail = f"{on_engine.problem}: {detail}"
+            say(f"  on the engine: {on_engine.outcome.value}" + (f" ({truncate(detail, 300)})" if detail else ""))
     say(f"wrote {written.path}")
     say(f"replay: studcheck run {config.replay_engine} --cases {shlex.quote(str(written.path))}")
     return str(written.path)
 
 
-def report_misbehaviour(exc: EngineMisbehaved, say: Say) -> None:
-    """The engine broke the protocol: the problem, the request, the offending output, stderr."""
+def report_misbehaviour(exc: EngineMisbehaved, total: int, seed: int, say: Say) -> None:
+    """The run stops (an engine that cannot be restarted): the problem, hand, request, evidence."""
     error = exc.error
     record = exc.record
-    say(f"ENGINE ERROR ({error.problem.value}) in a hand after {len(record.exchanges)} exchanges: {error.message}")
-    # Requests are pipelined: an engine that dies or stalls had the first request it left
-    # unanswered in hand (an engine that buffers its answers may have got further).
-    left = " (the first one left unanswered)" if error.problem in (Problem.CRASH, Problem.TIMEOUT) else ""
-    say(f"  request{left}: {truncate(json.dumps(exc.request), 600)}")
-    if error.line:
-        say(f"  engine output: {error.line}")
-    tail = error.stderr.strip().splitlines()[-8:]
-    if tail:
-        say("  engine stderr (last lines):")
-        for line in tail:
-            say(f"    {truncate(line, 300)}")
-    say(f"  hand setup: {truncate(json.dumps(record.setup.request_fields('fuzz')), 2000)}")
+    while_ = ", while shrinking it" if exc.shrinking else ""
+    say(f"ENGINE ERROR ({error.problem.value}) in {_hand(exc.hand, total, seed)}{while_}: {error.message}")
+    say(f"  {_request_line(exc.request, error.problem)}")
+    _evidence(error, say)
+    if record is not None:
+        say(f"  hand setup: {truncate(json.dumps(record.setup.request_fields('fuzz')), 2000)}")

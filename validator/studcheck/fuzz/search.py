@@ -3,8 +3,11 @@
 Hand number N of seed S is made by a `random.Random` seeded from (S, N) alone, so a seed always
 plays the same hands and any hand can be regenerated on its own; nothing is kept between hands
 but counters, so memory does not grow with `--hands`. A divergent hand's recorded choices go to
-shrink.py. By default the search stops at the first new signature; with `--keep-going` it goes on,
-shrinking one hand per new signature and counting the rest, until `max_new` new signatures.
+shrink.py. A hand in which the engine broke the protocol (a crash, a timeout, a broken answer) is a
+finding too, with the signature `error PROBLEM VARIANT`: it is not shrunk, its reproducer is written
+as it happened, and the engine is restarted for the next hand. By default the search stops at the
+first new signature; with `--keep-going` it goes on, shrinking one hand per new divergence and
+counting the rest, until `max_new` new signatures.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ from dataclasses import dataclass, field
 
 from studcheck.fuzz.choosers import RandomChooser, hand_seed
 from studcheck.fuzz.known import Known, known_reason
-from studcheck.fuzz.play import HandRecord, Planned, Signature, Table
+from studcheck.fuzz.play import EngineMisbehaved, Failure, HandRecord, Planned, ReferenceFailed, Signature, Table
 from studcheck.fuzz.shrink import DEFAULT_SHRINK_REPLAYS, DEFAULT_SHRINK_SECONDS, Progress, Shrunk, shrink
 from studcheck.fuzz.strategies import Capabilities, draw_setup
+from studcheck.protocol.client import EngineError, Stopped
 
 
 @dataclass(kw_only=True)
@@ -39,7 +43,8 @@ class SearchResult:
     refused: int = 0
     skipped: int = 0
     requests: int = 0  # requests to the engine under test while generating
-    restarts: int = 0  # engine restarts after failing on requests sent past a divergence
+    past_failures: int = 0  # hands in which the engine failed on a request sent past the divergence
+    first_past_failures: list[tuple[int, Failure]] = field(default_factory=list)  # (hand, failure), the first few
     seconds: float = 0.0  # time spent generating and playing (not shrinking or reporting)
     findings: dict[Signature, Finding] = field(default_factory=dict)  # in order of first appearance
     stopped: bool = False  # stopped at max_new new signatures before playing every hand
@@ -61,6 +66,10 @@ class SearchConfig:
     known: tuple[Known, ...] = ()
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS
     shrink_seconds: float = DEFAULT_SHRINK_SECONDS
+
+
+PAST_FAILURES_KEPT = 3  # failures past a divergence kept with their evidence (the rest are counted)
+AFTER_RUN_WAIT = 0.05  # how long to listen for a line nobody asked for after the last answer (as `run` does)
 
 
 @dataclass(kw_only=True)
@@ -85,55 +94,130 @@ class _Hand:
 
 def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: Progress | None = None,
            on_new: Callable[[Finding], None] = lambda finding: None) -> SearchResult:
-    """Play up to `config.hands` hands; shrink and hand to `on_new` the first hand of each new signature."""
+    """Play up to `config.hands` hands; hand to `on_new` the first hand of each new signature (a
+    divergence shrunk first; a hand in which the engine broke the protocol as it is).
+
+    EngineMisbehaved (a signal, the deadline, an engine that cannot be restarted) and
+    ReferenceFailed leave with `hand` set to the number of the hand being played or shrunk.
+    """
     progress = progress or Progress()
     result = SearchResult()
-    elsewhere = 0.0  # seconds spent shrinking and reporting
+    state = _Search(table=table, caps=caps, config=config, progress=progress, on_new=on_new, result=result)
     started = time.perf_counter()
-    ahead = _Hand.deal_out(table, caps, config.seed, 1) if config.hands else None
-    while ahead is not None:
-        current, number = ahead, ahead.number
-        # The next hand goes to the engine before this one is compared: the engine answers it
-        # while this process compares and the reference plays the one after (see Table).
-        ahead = _Hand.deal_out(table, caps, config.seed, number + 1) if number < config.hands else None
-        restarts = table.restarts
-        record = current.settle(table)
-        if table.restarts != restarts and ahead is not None:  # dealt out to the engine process that was replaced
-            table.requests -= len(ahead.planned.sent)
-            ahead = _Hand.deal_out(table, caps, config.seed, ahead.number)
+    try:
+        state.run()
+    except (EngineMisbehaved, ReferenceFailed) as exc:
+        if exc.hand is None:
+            exc.hand = state.number
+        if isinstance(exc, EngineMisbehaved):
+            exc.shrinking = exc.shrinking or state.shrinking
+        raise
+    result.requests = table.requests
+    result.seconds = time.perf_counter() - started - state.elsewhere
+    return result
+
+
+@dataclass(kw_only=True)
+class _Search:
+    table: Table
+    caps: Capabilities
+    config: SearchConfig
+    progress: Progress
+    on_new: Callable[[Finding], None]
+    result: SearchResult
+    number: int = 0  # the hand being settled (or shrunk)
+    shrinking: bool = False
+    elsewhere: float = 0.0  # seconds spent shrinking and reporting
+
+    def deal(self, number: int) -> _Hand:
+        try:
+            return _Hand.deal_out(self.table, self.caps, self.config.seed, number)
+        except (EngineMisbehaved, ReferenceFailed) as exc:
+            exc.hand = exc.hand or number
+            raise
+
+    def run(self) -> None:
+        table, config, result = self.table, self.config, self.result
+        ahead = self.deal(1) if config.hands else None
+        last: _Hand | None = None
+        while ahead is not None:
+            last, self.number = ahead, ahead.number
+            # The next hand goes to the engine before this one is compared: the engine answers it
+            # while this process compares and the reference plays the one after (see Table).
+            ahead = self.deal(self.number + 1) if self.number < config.hands else None
+            record = last.settle(table)
+            self.count(record)
+            if record.signature is not None and self.find(last, ahead):
+                break
+            if ahead is not None and ahead.record is None and not table.live(ahead.planned):
+                # dealt out to the engine process that failed: deal it out again (after a restart)
+                table.requests -= len(ahead.planned.sent)
+                ahead = self.deal(ahead.number)
+        if ahead is not None and ahead.record is None:
+            table.discard(ahead.planned)  # dealt out but not counted: the search stopped before it
+        elif last is not None and not result.stopped and not table.broken:
+            self.listen_after_the_last_answer(last)
+
+    def count(self, record: HandRecord) -> None:
+        result = self.result
         result.hands += 1
         result.actions += record.actions
         result.refused += record.refused
         result.skipped += record.skipped is not None
-        progress.hand_done(record)
+        if record.past_failure is not None:
+            result.past_failures += 1
+            if len(result.first_past_failures) < PAST_FAILURES_KEPT:
+                result.first_past_failures.append((self.number, record.past_failure))
+        self.progress.hand_done(record)
+
+    def find(self, hand: _Hand, ahead: _Hand | None) -> bool:
+        """File a settled hand's finding (shrunk and reported if new); True if the search must stop."""
+        result, table, record = self.result, self.table, hand.record
+        assert record is not None and record.signature is not None
         signature = record.signature
-        if signature is None:
-            continue
         finding = result.findings.get(signature)
         if finding is not None:
             finding.hands += 1
-            continue
-        finding = Finding(signature=signature, found=record, found_at=number,
-                          known=known_reason(config.known, signature))
+            return False
+        finding = Finding(signature=signature, found=record, found_at=self.number,
+                          known=known_reason(self.config.known, signature))
         result.findings[signature] = finding
         if finding.known is not None:
-            continue
-        if ahead is not None:  # the engine must be idle and in step before shrinking talks to it
-            ahead.settle(table)
+            return False
+        if ahead is not None and ahead.record is None and table.live(ahead.planned):
+            ahead.settle(table)  # the engine must be idle and in step before shrinking talks to it
         result.requests = table.requests
         aside = time.perf_counter()
-        progress.shrinking(record)
-        finding.shrunk = shrink(table, caps, record, current.choose.choices, seed_value=config.seed,
-                                replays=config.shrink_replays, seconds=config.shrink_seconds, progress=progress)
-        on_new(finding)
-        elsewhere += time.perf_counter() - aside
+        if record.failure is None:  # a divergence: shrink it (a failure is written as it happened)
+            self.progress.shrinking(record)
+            self.shrinking = True
+            finding.shrunk = shrink(table, self.caps, record, hand.choose.choices, seed_value=self.config.seed,
+                                    replays=self.config.shrink_replays, seconds=self.config.shrink_seconds,
+                                    progress=self.progress)
+            self.shrinking = False
+        self.on_new(finding)
+        self.elsewhere += time.perf_counter() - aside
         table.requests = result.requests  # shrink replays and the report do not count as generated requests
-        if len(result.new) >= config.max_new:
-            result.stopped = number < config.hands
-            break
-    if ahead is not None and ahead.record is None:
-        table.discard(ahead.planned)  # dealt out but not counted: the search stopped before it
-    result.requests = table.requests
-    result.restarts = table.restarts
-    result.seconds = time.perf_counter() - started - elsewhere
-    return result
+        if len(result.new) >= self.config.max_new:
+            result.stopped = self.number < self.config.hands
+            return True
+        return False
+
+    def listen_after_the_last_answer(self, last: _Hand) -> None:
+        """A line nobody asked for after the run's last answer (`studcheck run` listens after its last
+        case too) is a failure of the last hand, or a failure past its divergence."""
+        aside = time.perf_counter()
+        try:
+            self.table.engine.expect_quiet(AFTER_RUN_WAIT)
+        except Stopped as exc:
+            raise EngineMisbehaved(exc, last.record, {}) from None
+        except EngineError as exc:
+            record = self.table.fail_after(last.planned, exc)
+            if record.past_failure is not None:
+                self.result.past_failures += 1
+                if len(self.result.first_past_failures) < PAST_FAILURES_KEPT:
+                    self.result.first_past_failures.append((self.number, record.past_failure))
+            elif record.signature is not None:
+                self.find(last, None)
+        finally:
+            self.elsewhere += time.perf_counter() - aside

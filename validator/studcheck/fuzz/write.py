@@ -21,8 +21,8 @@ import yaml
 
 from studcheck.cases.load import rule_index
 from studcheck.cases.lint import VARIANT_PREFIXES
-from studcheck.fuzz.play import Divergence, Exchange, ExchangeKind, HandRecord, canonical_result
-from studcheck.fuzz.rules_map import Area, area_for
+from studcheck.fuzz.play import Divergence, Exchange, ExchangeKind, HandRecord, canonical_result, failure_record
+from studcheck.fuzz.rules_map import Area, area_at, area_for
 
 SEAT_EXPECT = {"stack": "stacks", "committed": "committed", "up": "up", "down": "down",
                "folded": "folded", "all_in": "all_in", "shown": "shown", "mucked": "mucked"}
@@ -39,6 +39,7 @@ class WrittenCase:
     case_id: str
     title: str
     area: Area
+    rules: tuple[str, ...]  # the rules the case cites (the area's that apply to the variant)
     steps: int
     seats: int
 
@@ -142,16 +143,12 @@ def trimmed_stub(record: HandRecord) -> list[str] | None:
     return [card for card in stub if card not in dealt]
 
 
-def case_data(record: HandRecord, *, seed: int, hand_number: int, engine_label: str) -> dict[str, Any]:
-    """The case as plain data (id still to be filled in from the content hash)."""
-    divergence = record.divergence
-    assert divergence is not None
+def _document(record: HandRecord, area: Area, title: str, steps: list[dict[str, Any]],
+              final: dict[str, Any] | None) -> dict[str, Any]:
+    """The case as plain data, `note` still to be added and `id` to be filled in from the content hash."""
     setup = record.setup
-    area = area_for(record)
-    steps, final = build_steps(record)
     known = rule_index()
     rules = [rule for rule in area.rules if rule in known and setup.variant in {v.value for v in known[rule].variants}]
-    title = f"Generated: {divergence.first.path} differs at {_step_text(record)} ({area.name})"
     data: dict[str, Any] = {
         "id": "",
         "title": title,
@@ -170,6 +167,17 @@ def case_data(record: HandRecord, *, seed: int, hand_number: int, engine_label: 
     data["steps"] = steps
     if final is not None:
         data["final"] = final
+    return data
+
+
+def case_data(record: HandRecord, *, seed: int, hand_number: int, engine_label: str) -> dict[str, Any]:
+    """The case as plain data (id still to be filled in from the content hash)."""
+    divergence = record.divergence
+    assert divergence is not None
+    area = area_for(record)
+    steps, final = build_steps(record)
+    title = f"Generated: {divergence.first.path} differs at {_step_text(record)} ({area.name})"
+    data = _document(record, area, title, steps, final)
     first = divergence.first
     evidence = f"reference {json.dumps(first.expected)}, engine {json.dumps(first.actual)}"
     if first.message:
@@ -182,11 +190,48 @@ def case_data(record: HandRecord, *, seed: int, hand_number: int, engine_label: 
     return data
 
 
-def _step_text(record: HandRecord) -> str:
+def _step_text(record: HandRecord, index: int | None = None) -> str:
     from studcheck.fuzz.play import describe_step
 
-    assert record.divergence is not None
-    return describe_step(record, record.divergence.exchange).replace("`", "")
+    if index is None:
+        assert record.divergence is not None
+        index = record.divergence.exchange
+    return describe_step(record, index).replace("`", "")
+
+
+def reproducer_data(record: HandRecord, *, seed: int, hand_number: int, engine_label: str) -> dict[str, Any]:
+    """A case that replays a hand up to the request the engine failed on (`record.failure`).
+
+    The steps are the hand's actions up to and including that request (refused ones as `reject`),
+    then the reference's `street` and `to_act` after it; on the reference it passes, on an engine
+    that fails the same way `studcheck run` gives the verdict `error`.
+    """
+    failure = record.failure
+    assert failure is not None
+    played = failure_record(record)
+    last = len(played.exchanges) - 1
+    area = area_at(played, last)
+    steps: list[dict[str, Any]] = []
+    state: Mapping[str, Any] | None = None
+    for exchange in played.exchanges:
+        if exchange.kind == ExchangeKind.ACT:
+            steps.append(_act_step(exchange))
+        if exchange.reference.get("ok") and exchange.kind != ExchangeKind.STATE:
+            state = exchange.reference["state"]
+    if state is not None:
+        steps.append({"expect": expectation(state, ["street", "to_act"])})
+    problem = failure.error.problem.value
+    title = f"Generated: the engine failed ({problem}) at {_step_text(played, last)} ({area.name})"
+    data = _document(played, area, title, steps, None)
+    request = json.dumps(dict(failure.request))
+    data["note"] = (
+        f"Found by `studcheck fuzz --seed {seed}` (hand {hand_number}) against {engine_label}: the engine broke the "
+        f"protocol ({problem}: {failure.error.message}) on request seq {failure.request.get('seq')} "
+        f"({failure.request.get('type')}): {request[:300]}{'…' if len(request) > 300 else ''}. Not shrunk: the steps are "
+        "the hand up to that request. `studcheck run` on this case gives the verdict error while the engine fails "
+        "the same way; the expectations are the reference engine's answers (docs/fuzzing.md)."
+    )
+    return data
 
 
 # --- YAML text ----------------------------------------------------------------------------------
@@ -231,9 +276,14 @@ def _cards_block(name: str, cards: Sequence[str]) -> list[str]:
     return lines
 
 
-def render(data: Mapping[str, Any]) -> str:
+DIVERGENCE_HEADER = "# Written by `studcheck fuzz`: a shrunk reproduction of a divergence from the reference engine."
+FAILURE_HEADER = ("# Written by `studcheck fuzz`: the hand up to the request the engine failed on (crash, timeout, "
+                  "broken answer), to replay it.")
+
+
+def render(data: Mapping[str, Any], header: str = DIVERGENCE_HEADER) -> str:
     lines = [
-        "# Written by `studcheck fuzz`: a shrunk reproduction of a divergence from the reference engine.",
+        header,
         f"id: {data['id']}",
         f"title: {scalar(data['title'])}",
         f"rules: {flow(data['rules'])}",
@@ -265,18 +315,32 @@ def _plain(value: Any) -> Any:
 def write_case(record: HandRecord, out_dir: Path, *, seed: int, hand_number: int, engine_label: str) -> WrittenCase:
     """Write the case file; its ID is a hash of the content, so the same hand gives the same file."""
     data = case_data(record, seed=seed, hand_number=hand_number, engine_label=engine_label)
-    body = render(data)
+    assert record.divergence is not None
+    slug = re.split(r"[\[.]", record.divergence.first.path.replace("state.", "", 1))[0]
+    return _write(data, record, out_dir, slug, area_for(record), DIVERGENCE_HEADER)
+
+
+def write_reproducer(record: HandRecord, out_dir: Path, *, seed: int, hand_number: int,
+                     engine_label: str) -> WrittenCase:
+    """Write the reproducer of a hand the engine failed on (see `reproducer_data`)."""
+    assert record.failure is not None
+    data = reproducer_data(record, seed=seed, hand_number=hand_number, engine_label=engine_label)
+    played = failure_record(record)
+    return _write(data, played, out_dir, record.failure.error.problem.value, area_at(played, len(played.exchanges) - 1),
+                  FAILURE_HEADER)
+
+
+def _write(data: dict[str, Any], record: HandRecord, out_dir: Path, slug: str, area: Area, header: str) -> WrittenCase:
+    body = render(data, header)
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()[:8].upper()
     data["id"] = f"{VARIANT_PREFIXES[record.setup.variant]}-GEN-{digest}"
-    text = render(data)
+    text = render(data, header)
     loaded = yaml.safe_load(text)
     if _plain(loaded) != _plain(data):  # the emitter is ours: never write something that reads back differently
         raise RuntimeError(f"internal error: the case YAML does not read back as written ({data['id']})")
-    assert record.divergence is not None
-    slug = re.sub(r"[^a-z0-9]+", "-", re.split(r"[\[.]", record.divergence.first.path.replace("state.", "", 1))[0].lower()).strip("-")
+    slug = re.sub(r"[^a-z0-9]+", "-", slug.lower()).strip("-")
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / f"{data['id'].lower()}-{slug or 'state'}.yaml"
     path.write_text(text, encoding="utf-8")
-    area = area_for(record)
-    return WrittenCase(path=path, case_id=data["id"], title=data["title"], area=area,
+    return WrittenCase(path=path, case_id=data["id"], title=data["title"], area=area, rules=tuple(data["rules"]),
                        steps=len(data["steps"]), seats=len(record.setup.seats))

@@ -1,0 +1,160 @@
+"""`studcheck fuzz` against engines that break the protocol: every error names the hand (and seed)
+and the request; a failure becomes a reproducer case (and, with --keep-going, the run goes on); a
+line nobody asked for is `bad_response` whatever the timing.
+
+The engines are the deliberately broken ones of tests/engines, run as real subprocesses.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+from studcheck.cases.lint import lint_files
+from studcheck.fuzz.choosers import RandomChooser, hand_seed
+from studcheck.fuzz.play import Table
+from studcheck.fuzz.strategies import Capabilities, draw_setup
+from studcheck.protocol.client import EngineClient, SubprocessTransport
+
+ENGINES = Path(__file__).resolve().parents[1] / "engines"
+CRASH = f"{sys.executable} {ENGINES / 'crash_on_fifth_raise.py'}"
+ERROR_LINE = re.compile(r"^ENGINE ERROR \((\w+)\) in hand (\d+) of (\d+) \(seed (\d+)\) at (.+?): (.+)$", re.M)
+REQUEST_LINE = re.compile(r"^  request(?: \(the first one left unanswered\))?: seq (\d+) \((\w+)\): \{", re.M)
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "studcheck", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def fuzz(engine: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return cli("fuzz", "--engine", engine, "--out", "cases", *args, cwd=cwd)
+
+
+def written(stdout: str, cwd: Path) -> list[Path]:
+    return [cwd / line.removeprefix("wrote ") for line in stdout.splitlines() if line.startswith("wrote ")]
+
+
+@pytest.mark.parametrize(("engine", "problem"), [
+    ("crash_on_fifth_raise.py", "crash"),
+    ("wrong_seq.py", "wrong_seq"),
+    ("not_json.py", "not_json"),
+    ("bad_schema.py", "bad_response"),
+    ("double_answer.py", "bad_response"),
+    ("hang_third_request.py", "timeout"),
+])
+def test_every_engine_error_names_the_hand_the_seed_and_the_request(engine: str, problem: str, tmp_path: Path) -> None:
+    done = fuzz(f"{sys.executable} {ENGINES / engine}", "--hands", "40", "--seed", "3", "--timeout", "1", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    error = ERROR_LINE.search(done.stdout)
+    assert error is not None, done.stdout
+    assert error.group(1) == problem and error.group(3) == "40" and error.group(4) == "3", error.group(0)
+    request = REQUEST_LINE.search(done.stdout, error.end())
+    assert request is not None, done.stdout
+    assert "  engine process: " in done.stdout and "  signature: error " in done.stdout
+
+
+def test_crash_writes_a_reproducer_that_run_replays_and_stops_the_run(tmp_path: Path) -> None:
+    done = fuzz(CRASH, "--hands", "30", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    error = ERROR_LINE.search(done.stdout)
+    assert error is not None and error.group(1) == "crash" and "raise" in error.group(5), done.stdout
+    assert "  engine process: exit code 134" in done.stdout
+    assert "    NotImplementedError: raise on fifth street" in done.stdout  # the stderr, head and tail
+    assert len(ERROR_LINE.findall(done.stdout)) == 1  # without --keep-going the run stops there
+    [path] = written(done.stdout, tmp_path)
+    assert path.name.endswith("-crash.yaml")
+    assert "  lint: clean" in done.stdout and "  on the reference: pass" in done.stdout
+    assert "  on the engine: error (crash: " in done.stdout
+    assert lint_files([path])[1] == []
+    case = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert case["generated"] is True and re.fullmatch(r"(SH|RZ|HL)-GEN-[0-9A-F]{8}", case["id"])
+    last_act = [step for step in case["steps"] if "act" in step][-1]["act"]
+    assert last_act.split()[1] == "raise", case["steps"]  # the request the engine died on is the last action
+    assert "expect" in case["steps"][-1]
+
+    again = cli("run", "--engine", CRASH, "--cases", str(path), cwd=tmp_path)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "crash" in again.stdout and "raise on fifth street" in again.stdout, again.stdout
+    reference = cli("run", "--cases", str(path), cwd=tmp_path)
+    assert reference.returncode == 0, reference.stdout + reference.stderr
+
+
+def test_crash_under_keep_going_writes_one_reproducer_per_signature_and_goes_on(tmp_path: Path) -> None:
+    done = fuzz(CRASH, "--hands", "30", "--keep-going", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    errors = ERROR_LINE.findall(done.stdout)
+    paths = written(done.stdout, tmp_path)
+    assert len(errors) == len(paths) >= 2, done.stdout  # razz and stud_high at least, in 30 hands of seed 0
+    assert all(path.name.endswith("-crash.yaml") for path in paths)
+    table = re.search(r"^signatures: (\d+) \((\d+) new, 0 known\) in (\d+) of 30 hands$", done.stdout, re.M)
+    assert table is not None and int(table.group(3)) > len(paths), done.stdout  # more hands crashed: counted
+    assert re.search(r"^ +\d+ +\d+ +error crash \w+ +new: cases/", done.stdout, re.M)
+    assert "30 hands (" in done.stderr  # every hand was played
+
+    known = tmp_path / "known.yaml"
+    known.write_text("- signature: error crash *\n  reason: raising on fifth street is not implemented\n", encoding="utf-8")
+    listed = fuzz(CRASH, "--hands", "30", "--keep-going", "--known", str(known), "--out", "more", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert "ENGINE ERROR" not in listed.stdout and not (tmp_path / "more").exists()
+    assert "known: raising on fifth street is not implemented" in listed.stdout
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 5])
+def test_a_second_answer_is_a_line_nobody_asked_for_whatever_the_timing(seed: int, tmp_path: Path) -> None:
+    """double_answer.py answers every new_hand twice. Pipelined, the copy is read where the next
+    answer was due, with the seq of the request before: still a line nobody asked for."""
+    done = fuzz(f"{sys.executable} {ENGINES / 'double_answer.py'}", "--hands", "5", "--seed", str(seed), cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    error = ERROR_LINE.search(done.stdout)
+    assert error is not None and error.group(1) == "bad_response", done.stdout
+    assert "a line nobody asked for" in error.group(6) and "wrong_seq" not in done.stdout.split("\nreproducer")[0]
+
+
+def test_a_line_nobody_asked_for_while_no_answer_is_due_is_named_the_same(tmp_path: Path) -> None:
+    """extra_after_hand.py writes the answer that ends a hand twice. Played one hand at a time (no
+    answer due when the copy comes), the copy is found before the next hand's first request; when an
+    action tried after the end of the hand follows, the copy is read where its answer was due. Both
+    are the same problem."""
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "extra_after_hand.py")]))
+    caps = Capabilities.from_hello(client.start(), only=("razz",))
+    table = Table(client)
+    found: set[str] = set()
+    try:
+        for number in range(1, 40):
+            choose = RandomChooser(hand_seed(0, number))
+            record = table.play(draw_setup(choose, caps), choose)
+            time.sleep(0.02)  # a copy comes before the next hand's requests are written
+            if record.failure is None:
+                continue
+            assert record.failure.error.problem.value == "bad_response", record.failure.error.message
+            assert "nobody asked for" in record.failure.error.message
+            found.add(str(record.failure.request["type"]))
+            if found == {"new_hand", "act"}:
+                break
+        assert found == {"new_hand", "act"}, found
+    finally:
+        client.stop(polite=False)
+
+
+def test_a_line_nobody_asked_for_after_the_last_answer_of_the_run(tmp_path: Path) -> None:
+    """After the run's last hand the fuzzer listens for a stray line, as `studcheck run` does after
+    its last case."""
+    for seed in range(10):
+        done = fuzz(f"{sys.executable} {ENGINES / 'extra_after_hand.py'}", "--hands", "1", "--seed", str(seed),
+                    cwd=tmp_path)
+        if done.returncode == 0:
+            continue  # the hand did not end with an answer (an action tried after the end)
+        error = ERROR_LINE.search(done.stdout)
+        assert error is not None and error.group(1) == "bad_response", done.stdout
+        assert "nobody asked for" in error.group(6), error.group(6)
+        assert error.group(2) == "1"
+        return
+    pytest.fail("no seed ended its hand with an answer")

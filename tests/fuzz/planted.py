@@ -80,6 +80,17 @@ def _showdown_order(server: Server, request: Mapping[str, Any]) -> dict[str, Any
     return response
 
 
+def _uncontested_stack(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Shows the winner of a pot nobody contested (everybody else folded) one chip short."""
+    response = server.handle(request)
+    state = response.get("state") if response.get("ok") else None
+    if state and state.get("street") == "complete" and request.get("type") == "act":
+        live = [row for row in state["seats"] if not row["folded"]]
+        if len(live) == 1:
+            live[0]["stack"] -= 1
+    return response
+
+
 def _flags_as_numbers(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     """Not a rule bug: after a refusal, `state` reports `folded` as 0/1 (equal to false/true in Python, not in JSON)."""
     response = server.handle(request)
@@ -133,12 +144,14 @@ BUGS: dict[str, Hook] = {
     "side_pot": _side_pot,
     "bring_in_fold": _bring_in_fold,
     "showdown_order": _showdown_order,
+    "uncontested_stack": _uncontested_stack,
     "crash": _crash,
     "unsupported_eight": _unsupported_eight,
     "flags_as_numbers": _flags_as_numbers,
     "once": _once,
 }
-RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot", "bring_in_fold", "showdown_order")
+RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot", "bring_in_fold", "showdown_order",
+             "uncontested_stack")
 
 
 class PlantedServer(Server):

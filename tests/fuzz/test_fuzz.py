@@ -66,6 +66,7 @@ SIGNS = {
     "side_pot": ("pots", "POT.SIDE"),
     "bring_in_fold": ("legal", "BRING-IN.CHOICE"),
     "showdown_order": ("showdown_order", "SHOWDOWN.ORDER."),
+    "uncontested_stack": ("stack", "SHOWDOWN.UNCONTESTED"),  # a stack, but the step awarded a pot
 }
 
 

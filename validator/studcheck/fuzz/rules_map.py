@@ -240,12 +240,18 @@ def moved(step: Step) -> Area:
     return _area(f"chips moved by {action or 'the step'}", rules or AMOUNT_RULES, tags)
 
 
+STREETS = (*BETTING_STREETS, "showdown", "complete")
+
+
 def round_end(step: Step) -> Area:
     rules = ["BET.ROUND-END"]
     if step.street(step.before) == "third" and _wager(step.before) <= step.setup.stakes["bring_in"]:
         rules.append("BRING-IN.CALLED-ROUND-ENDS")
-    if step.after is not None and step.after.get("to_act") is None:
-        rules.append("ALLIN.RUNOUT")
+    before, after = step.street(step.before), step.street(step.after)
+    skipped = before in STREETS and after in STREETS and STREETS.index(after) > STREETS.index(before) + 1
+    contenders = len(_in_hand(step.after))
+    if (skipped and contenders > 1) or (step.after is not None and step.after.get("to_act") is None and contenders > 1):
+        rules.append("ALLIN.RUNOUT")  # at most one player can still bet: the cards are dealt without betting
     return _area("the end of the round", rules, ["betting"])
 
 
@@ -421,15 +427,19 @@ def area_at(record: HandRecord, index: int, head: str = "", field: str = "", *, 
         if step.new_street:
             return _merge(round_end(step), first_actor(step, after) if after.get("to_act") is not None else dealing(step, after))
         return _merge(moved(step), legal(step, after))
+    if step.street(step.before) == "showdown" and head not in ("pots", "pot_total") and field not in ("stack", "committed"):
+        return showdown(step)  # who shows next, whether the showdown is over
     if step.new_street:
         if field in ("up", "down") or head == "community":
             return dealing(step, after)
+        if step.street(after) == "complete" and (head in ("pots", "pot_total") or field in ("stack", "committed")):
+            return awards(step, "stacks")  # the hand ended here: the chips are the awards
         if head in ("pots", "pot_total"):
             return _merge(pots(step), round_end(step))
         if head == "street":
             return round_end(step)
-        if step.street(after) == "showdown":  # who shows first, what each may do
-            return showdown(step)
+        if step.street(after) == "showdown":  # who shows first, what each may do; after a run-out
+            return _merge(showdown(step, order_first=True), round_end(step))
         if head == "to_act":
             return first_actor(step, after) if after.get("to_act") is not None else round_end(step)
         if head == "legal":

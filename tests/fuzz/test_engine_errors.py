@@ -158,3 +158,15 @@ def test_a_line_nobody_asked_for_after_the_last_answer_of_the_run(tmp_path: Path
         assert error.group(2) == "1"
         return
     pytest.fail("no seed ended its hand with an answer")
+
+
+def test_failures_while_shrinking_are_counted_under_the_divergence(tmp_path: Path) -> None:
+    """diverge_then_crash.py dies two actions after its divergence: most candidate hands replayed
+    while shrinking crash it too. The engine is restarted each time and the report says how often."""
+    done = fuzz(f"{sys.executable} {ENGINES / 'diverge_then_crash.py'}", "--hands", "1", "--shrink-replays", "20",
+                cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "  then, past the divergence, the engine failed (crash on seq " in done.stdout
+    failed = re.search(r"^  note: the engine failed on (\d+) of the hands replayed while shrinking", done.stdout, re.M)
+    assert failed is not None and 1 <= int(failed.group(1)) <= 41, done.stdout
+    assert "  on the engine: fail (pot_total: " in done.stdout  # restarted before the case ran on it

@@ -188,6 +188,9 @@ def report_divergence(finding: Finding, client: EngineClient, reference: EngineC
         f"-> {_size(shrunk)} (delta debugging, {result.reduce_replays} replays)")
     if result.note:
         say(f"  note: {result.note}")
+    if finding.shrink_failures:
+        say(f"  note: the engine failed on {finding.shrink_failures} of the hands replayed while shrinking "
+            "(a crash, a timeout or a broken answer, past the divergence or instead of it); it was restarted each time")
     say(f"  minimal hand diverges at {describe_step(shrunk, shrunk.divergence.exchange)}:")
     for difference in shrunk.divergence.all[:5]:
         say(f"    {difference.describe()}")

@@ -34,6 +34,7 @@ class Finding:
     hands: int = 1
     known: str | None = None  # why it is known (--known), or None if it is new
     shrunk: Shrunk | None = None
+    shrink_failures: int = 0  # replayed candidates the engine failed on while shrinking (each a restart)
 
 
 @dataclass(kw_only=True)
@@ -191,9 +192,12 @@ class _Search:
         if record.failure is None:  # a divergence: shrink it (a failure is written as it happened)
             self.progress.shrinking(record)
             self.shrinking = True
+            restarts = table.restarts + table.broken  # a restart owed to the hand found is not the shrinking's
             finding.shrunk = shrink(table, self.caps, record, hand.choose.choices, seed_value=self.config.seed,
                                     replays=self.config.shrink_replays, seconds=self.config.shrink_seconds,
                                     progress=self.progress)
+            table.ensure_running()  # count the last candidate's failure too, and leave the engine ready
+            finding.shrink_failures = table.restarts - restarts
             self.shrinking = False
         self.on_new(finding)
         self.elsewhere += time.perf_counter() - aside

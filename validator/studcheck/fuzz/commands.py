@@ -60,7 +60,8 @@ def register(subparsers: Any) -> None:
     fuzz.add_argument("--shrink-time", type=float, default=120.0, metavar="S",
                       help="stop shrinking after S seconds, a safety net that makes the output timing-dependent (default 120)")
     fuzz.add_argument("--keep-going", action="store_true",
-                      help="do not stop at the first divergence: group divergences by signature, write one case per new signature")
+                      help="do not stop at the first divergence or engine failure: group them by signature, write one case "
+                           "per new signature (a failure: its reproducer; the engine is restarted)")
     fuzz.add_argument("--max-divergences", type=int, metavar="N",
                       help=f"with --keep-going, stop after N new signatures (default {DEFAULT_MAX_DIVERGENCES})")
     fuzz.add_argument("--known", type=Path, metavar="FILE",

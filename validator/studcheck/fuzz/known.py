@@ -6,7 +6,8 @@ it is known, so the list documents itself:
     - signature: act-accepted state.result.pots[].winners.* stud_hilo8
       reason: odd chips go to the lowest seat index (docs/conformance/pokerkit.md)
 
-Each of the three parts (kind of step, field path, variant) may be `*`, matching anything.
+Each of the three parts (kind of step, field path, variant) may be `*`, matching anything. The kind
+`error` is a hand in which the engine broke the protocol; its field is the problem (`error crash *`).
 
 `studcheck fuzz --keep-going --write-known FILE` writes the file from a run: every signature the
 run saw, a new one with how it first showed as the reason, a known one with the reason it had.

@@ -684,7 +684,18 @@ class EngineClient:
         entry["response"] = response
         if not isinstance(response, dict):
             raise EngineError(Problem.BAD_RESPONSE, "the engine's answer is not a JSON object", line=_show(raw))
-        if response.get("seq") != seq:
+        answered = response.get("seq")
+        if type(answered) is int and 0 < answered < seq:
+            # Answers come in order and every earlier request was answered already: this line
+            # answers no request (a second answer to one, say). Named as the line nobody asked for
+            # is named when no answer is due, whatever the timing made it arrive as.
+            raise Unsolicited(
+                Problem.BAD_RESPONSE,
+                f"the engine wrote a line nobody asked for before its answer to seq {seq}: an answer to seq "
+                f"{answered}, which was answered already (two answers to one request?)",
+                line=_show(raw),
+            )
+        if answered != seq:
             raise EngineError(
                 Problem.WRONG_SEQ,
                 f"the engine answered seq {response.get('seq')!r} to request seq {seq}",

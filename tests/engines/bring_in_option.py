@@ -6,10 +6,15 @@ rules have dealt fourth street. One deviation, dozens of failing cases: the test
 failures by their first divergence (harness/groups.py).
 """
 import sys
+from pathlib import Path
 
-from studcheck.engine import Hand, betting
-from studcheck.protocol.serve import Server, serve
-from studcheck.rules import Street
+# Built by subclassing the reference engine's Hand and swapping betting.next_to_act, which a compiled
+# (mypyc) install does not allow: this test engine always runs the pure-Python source beside the tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "validator"))
+
+from studcheck.engine import Hand, betting  # noqa: E402
+from studcheck.protocol.serve import Server, serve  # noqa: E402
+from studcheck.rules import Street  # noqa: E402
 
 
 class OptionHand(Hand):

@@ -61,12 +61,21 @@ def _mapping_with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict[str,
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping_with_line)
 
 
+def _load_with_lines(text: str) -> Any:
+    """Safe YAML (a SafeLoader subclass) whose mappings also carry their line, for messages."""
+    loader = _LineLoader(text)
+    try:
+        return loader.get_single_data()
+    finally:
+        loader.dispose()
+
+
 def load_equivalents(path: Path) -> list[EquivalentEntry]:
     """Read equivalent.yaml: a list of entries (see the file's header); a missing file is empty."""
     if not path.exists():
         return []
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        data = _load_with_lines(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise EquivalentError(f"{path}: not valid YAML: {exc}") from None
     if data is None:
@@ -78,8 +87,8 @@ def load_equivalents(path: Path) -> list[EquivalentEntry]:
     for item in data:
         if not isinstance(item, dict):
             raise EquivalentError(f"{path}: every entry must be a mapping, got {item!r}")
-        where = f"{path}:{item.pop('__line__', '?')}"
-        line_no = int(where.rsplit(":", 1)[1]) if where.rsplit(":", 1)[1].isdigit() else 0
+        line_no = int(item.pop("__line__", 0))
+        where = f"{path}:{line_no}"
         reason = item.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise EquivalentError(f"{where}: an entry needs a `reason` saying why no protocol answer can differ")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,28 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator
 from junitparser import JUnitXml
 
 from harness_helpers import CASES, engine, harness_main
+from test_engines import read_report  # every report line checked against report.schema.json
 from studcheck.harness.compare import Mismatch
 from studcheck.harness.groups import Cause, case_divergence, group_verdicts, main_difference, normal_field, shape
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.harness.xfail import parse_xfail
-from studcheck.resources import schema_path
 
-REPORT_VALIDATOR = Draft202012Validator(json.loads(schema_path("report").read_text()))
 STREET = "street: expected 'fourth', got 'third'"
 BROKEN = ("run", "--engine", engine("bring_in_option"), "--variant", "razz")
-
-
-def read_report(path: Path) -> list[dict[str, Any]]:
-    lines = [json.loads(line) for line in path.read_text().splitlines()]
-    for line in lines:
-        errors = sorted(REPORT_VALIDATOR.iter_errors(line), key=str)
-        assert not errors, f"report line breaks the schema: {errors[0].message}\n{line}"
-    assert lines[0]["kind"] == "header" and lines[-1]["kind"] == "footer"
-    return lines
 
 
 def run_quietly(*argv: str) -> tuple[int, str]:

@@ -68,6 +68,8 @@ def _lint(paths: Sequence[Path | str] | None) -> tuple[list[Path], list[Analysis
     return files, analyses, problems
 
 
+#: the placeholder rule ID of a case skeleton `studcheck import` wrote from a hand history
+IMPORTED_RULE = "TODO"
 _UNQUOTED_WILDCARD_IN_FLOW = re.compile(r"\{[^'\"#]*\?\?")
 
 
@@ -114,7 +116,11 @@ def _spec_problems(result: Analysis) -> list[Problem]:
     for number, rule_id in enumerate(raw["rules"]):
         line = line_of(raw, ["rules", number])
         info = rules.get(rule_id)
-        if info is None:
+        if rule_id == IMPORTED_RULE:
+            add(line, f"rules: {IMPORTED_RULE}: a skeleton imported from a hand history (`studcheck import`): cite the "
+                      "rule IDs it tests, work out its expectations from the rules and drop `generated` "
+                      "(docs/hand-histories.md)")
+        elif info is None:
             add(line, _unknown_rule_message(rule_id, rules))
         elif variant in VARIANT_PREFIXES and variant not in {v.value for v in info.variants}:
             applies = ", ".join(v.value for v in info.variants)

@@ -57,7 +57,8 @@ def chosen_options(case: Case) -> dict[str, Any]:
     try:
         return choose_options(case, info)
     except NotApplicable as exc:
-        raise PhhRefusal(f"PHH cannot express it: {exc} (PokerKit's {PHH_VARIANTS[case.variant]} game)") from None
+        game = f"PokerKit's {PHH_VARIANTS[case.variant]} game"
+        raise PhhRefusal(f"PHH cannot express it: {str(exc).replace('the engine', game)}") from None
 
 
 def export_case(case: Case) -> PhhHand:
@@ -68,7 +69,7 @@ def export_case(case: Case) -> PhhHand:
     events = _play(case, Options.from_json(options))
     seats = [setup.seat for setup in sorted(case.seats, key=lambda s: s.seat)]
     player = {seat: f"p{index + 1}" for index, seat in enumerate(seats)}
-    actions, burns, finished = _actions(events, player)
+    actions, finished = _actions(events, player)
     stakes = case.stakes
     fields: dict[str, Any] = {
         "variant": PHH_VARIANTS[case.variant],
@@ -87,7 +88,9 @@ def export_case(case: Case) -> PhhHand:
         "_studcheck_variant": case.variant.value,
         "_studcheck_rules": list(case.rules),
         "_studcheck_options": dict(case.options),
-        "_studcheck_burns": burns,
+        # the deck as dealt, top first, so `studcheck import` rebuilds the case's exact deck (burns included)
+        "_studcheck_deck": " ".join(str(card) for card in case.deck_for(Options.from_json(options))),
+        "_studcheck_remade_stub": None if case.remade_stub is None else " ".join(str(card) for card in case.remade_stub),
     }
     if finished is None:
         fields["_studcheck_note"] = "the case's steps end before the hand does: no finishing stacks"
@@ -120,14 +123,13 @@ def _play(case: Case, options: Options) -> list[dict[str, Any]]:
 
 
 def _actions(events: Sequence[Mapping[str, Any]], player: Mapping[int, str],
-             ) -> tuple[list[str], list[str], dict[str, int] | None]:
-    """PHH action lines, burn cards and final stacks (None if the hand is not over) from engine events.
+             ) -> tuple[list[str], dict[str, int] | None]:
+    """PHH action lines and final stacks (None if the hand is not over) from engine events.
 
     Cards dealt in one go are written one `d dh` line per player, in seat order; PokerKit deals a
     street's cards to one player at a time, so the order of players within a street is free.
     """
     lines: list[str] = []
-    burns: list[str] = []
     dealt: dict[int, list[str]] = {seat: [] for seat in player}
     pending: dict[int, list[str]] = {}
     finished: dict[str, int] | None = None
@@ -146,8 +148,7 @@ def _actions(events: Sequence[Mapping[str, Any]], player: Mapping[int, str],
             continue
         if kind == "community":
             raise PhhRefusal("the stub runs short and a community card is dealt: PHH's stud games have no board card")
-        if kind == "burn":
-            burns.append(str(event["card"]))
+        if kind == "burn":  # PHH leaves burns out: PokerKit burns a card of its own
             continue
         flush()
         if kind == "action":
@@ -155,7 +156,7 @@ def _actions(events: Sequence[Mapping[str, Any]], player: Mapping[int, str],
         elif kind == "result":
             finished = {str(key): int(value) for key, value in event["stacks"].items()}
     flush()
-    return lines, burns, finished
+    return lines, finished
 
 
 def _action_line(event: Mapping[str, Any], player: Mapping[int, str], dealt: Mapping[int, Sequence[str]]) -> str:

@@ -65,6 +65,8 @@ def export_case(case: Case) -> PhhHand:
     """The case as a PHH hand; raises PhhRefusal with the reason when PHH cannot state it."""
     if case.setup_refused is not None or case.stakes is None:
         raise PhhRefusal("a setup-refusal case: the engine must refuse the setup, so no hand is dealt")
+    if case.variant not in PHH_VARIANTS:
+        raise PhhRefusal(f"PHH has no variant code for {case.variant.value} (it knows F7S, F7S/8 and FR)")
     options = chosen_options(case)
     events = _play(case, Options.from_json(options))
     seats = [setup.seat for setup in sorted(case.seats, key=lambda s: s.seat)]

@@ -65,7 +65,7 @@ def test_disputed_action_becomes_a_reject_step(tmp_path: Path) -> None:
     assert data["steps"][-1] == {"reject": {"act": "2 check", "reason": "out_of_turn"}}
     assert [step["act"] for step in data["steps"][:-1]] == RAZZ_STEPS[:3]
     assert "final" not in data
-    assert "refuses 'p1 cc'" in data["note"]
+    assert "refuses actions[7] 'p1 cc'" in data["note"]  # 0-based: 3rd street (5 lines), 4th's two deals, this one
     path = _write(tmp_path, case_yaml(data), "disputed.yaml")
     assert load_case(path).steps[-1].kind is StepKind.REJECT
 

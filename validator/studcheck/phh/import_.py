@@ -317,8 +317,8 @@ def _apply(hand: Any, move: Move, steps: list[dict[str, Any]]) -> str | None:
         hand.apply(action)
     except IllegalAction as exc:
         steps.append({"reject": {"act": _act_text(action), "reason": exc.reason.value}})
-        return (f"The reference engine refuses actions[{move.number}] {move.text!r} ({exc.reason.value}: {exc.message}); the steps stop "
-                "there and final is left out.")
+        return (f"The reference engine refuses actions[{move.number}] {move.text!r} ({exc.reason.value}: "
+                f"{exc.message}); the steps stop there and final is left out.")
     steps.append({"act": _act_text(action)})
     return None
 

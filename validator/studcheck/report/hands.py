@@ -22,7 +22,8 @@ from studcheck.resources import data_root
 
 #: a card token of spec/rules/00-conventions.md (CARDS.NOTATION), alone between spaces or brackets
 CARD = re.compile(r"(?<![\w-])([2-9TJQKA])([cdhs])(?![\w-])")
-SUITS = {"c": ("♣", "black"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "black")}
+#: suit letter -> (symbol, the class of a red card or ""): a page has thousands of cards, so the tag is short
+SUITS = {"c": ("♣", ""), "d": ("♦", ' class="r"'), "h": ("♥", ' class="r"'), "s": ("♠", "")}
 
 
 @lru_cache(maxsize=1)
@@ -55,9 +56,10 @@ def histories(lines: Iterable[Mapping[str, Any]]) -> dict[str, str]:
 
 
 def cards_html(text: str) -> Markup:
-    """Escaped text with each card token wrapped as a small card: rank and suit symbol, red or black."""
+    """Escaped text with each card token drawn as a small card, `<b>` styled by the page: rank and suit
+    symbol, red for hearts and diamonds."""
     def card(match: re.Match[str]) -> str:
-        symbol, colour = SUITS[match.group(2)]
-        return f'<span class="card {colour}" title="{match.group(0)}">{match.group(1)}{symbol}</span>'
+        symbol, red = SUITS[match.group(2)]
+        return f"<b{red}>{match.group(1)}{symbol}</b>"
 
     return Markup(CARD.sub(card, str(escape(text))))

@@ -87,9 +87,9 @@ class Cell:
         return sum(self.counts.values())
 
     @property
-    def summary(self) -> str:
-        """pass / fail / error / n/a / xfail / xpass, the order of the header's legend."""
-        return " / ".join(str(self.counts[outcome]) for outcome in OUTCOMES)
+    def summary(self) -> tuple[tuple[int, str], ...]:
+        """The non-zero counts as (count, outcome), in the legend's order: a wide matrix stays readable."""
+        return tuple((self.counts[outcome], outcome) for outcome in OUTCOMES if self.counts[outcome])
 
     @property
     def css(self) -> str:
@@ -299,7 +299,8 @@ def make_cell(entries: Sequence[CaseEntry]) -> Cell:
 
 def chapters(entries: Sequence[CaseEntry], columns: Sequence[Column], rules: Mapping[str, RuleEntry],
              titles: Mapping[str, str] | None = None) -> tuple[Chapter, ...]:
-    """Rows for the rules cited by some case, in spec order, grouped by doc file; unknown IDs last."""
+    """Rows for the rules cited by some case, grouped by doc file in file-name order (the chapters' numbers),
+    in spec order within one; unknown IDs last."""
     citing: dict[str, list[CaseEntry]] = {}
     for entry in entries:
         for rule in entry.line.get("rules") or []:
@@ -311,8 +312,9 @@ def chapters(entries: Sequence[CaseEntry], columns: Sequence[Column], rules: Map
         cells = tuple(make_cell([e for e in citing[rule.id] if e.column is column]) for column in columns)
         docs.setdefault(rule.doc, []).append(RuleRow(rule=rule, cells=cells))
     titles = titles or {}
+    ordered = sorted(docs.items(), key=lambda item: (item[0] == OTHER_CHAPTER, item[0]))  # 00-, 01-, ... then unknown IDs
     return tuple(Chapter(doc=doc, title=titles.get(doc) or (doc if doc == OTHER_CHAPTER else chapter_title(doc)), rows=tuple(rows))
-                 for doc, rows in docs.items())
+                 for doc, rows in ordered)
 
 
 def group_entries(reports: Sequence[RunReport], entries: Sequence[CaseEntry], labels: Mapping[str, str]) -> list[GroupEntry]:

@@ -73,6 +73,8 @@ def register(subparsers: Any) -> None:
     run.add_argument("--report", type=Path, metavar="FILE.jsonl", help="write the JSON Lines report here")
     run.add_argument("--junit", type=Path, metavar="FILE.xml", help="write a JUnit XML report here")
     run.add_argument("--markdown", type=Path, metavar="FILE.md", help="append a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")
+    run.add_argument("--html", type=Path, metavar="DIR", help="write the HTML report of this run to DIR/index.html "
+                     "(as `studcheck report` does from --report files)")
     run.add_argument("--write-xfail", type=Path, metavar="FILE", help="write every failing case of this run to FILE as an expected-failure "
                      "file (its cause as the reason), for --xfail next time")
     run.add_argument("--maxfail", type=int, metavar="N", help="stop after N failing cases (the reports still close)")
@@ -261,6 +263,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args)))
             writer.write(footer_line([], duration=time.perf_counter() - clock, exit_code=code, interrupted=_signal()))
             _junit(args, writer)
+            _html(args, writer)
             return code
         writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args)))
         try:
@@ -282,6 +285,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             writer.write(line)
         writer.write(footer_line(verdicts, duration=duration, exit_code=code, stopped=stopped, interrupted=_signal()))
     _junit(args, writer)
+    _html(args, writer)
     label = f"{client.info.name} {client.info.version}" if client.info else engine_label(args)
     if args.markdown:
         with open(args.markdown, "a", encoding="utf-8") as handle:
@@ -366,6 +370,13 @@ def _junit(args: argparse.Namespace, writer: ReportWriter) -> None:
         from studcheck.harness.junit import write_junit
 
         write_junit(writer.lines, args.junit)
+
+
+def _html(args: argparse.Namespace, writer: ReportWriter) -> None:
+    if args.html:
+        from studcheck.report.commands import write_run_page
+
+        print(write_run_page(writer.lines, args.html, source=str(args.report or "this run")))
 
 
 class _open:

@@ -134,7 +134,7 @@ def test_deadline_stops_the_case_in_progress_and_the_cases_left(run_harness, tmp
     report = tmp_path / "report.jsonl"
     started = time.monotonic()
     code, out, err = run_harness("run", "--engine", engine("slow") + " 0.4", "--cases", str(CASES), "--deadline", "1.5s",
-                                 "--report", str(report))
+                                 "--report", str(report), "--jobs", "1")  # one engine: one case in progress
     assert time.monotonic() - started < 5
     assert code == 1
     lines = read_report(report)
@@ -146,6 +146,24 @@ def test_deadline_stops_the_case_in_progress_and_the_cases_left(run_harness, tmp
     assert all(line["message"] == "not run: the run's deadline (1.5 s) passed" for line in cases[1:])
     assert "4 cases not run: the run's deadline (1.5 s) passed" in out
     assert "1 case not finished, 4 not run; exit code 1" in err
+
+
+def test_deadline_with_jobs_stops_each_engine_in_its_case(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Two engines: up to two cases in progress when the deadline passes (the second engine may have
+    started late, or passed the one-request T-BRI-002 before it); every other case is not run."""
+    report = tmp_path / "report.jsonl"
+    started = time.monotonic()
+    code, out, err = run_harness("run", "--engine", engine("slow") + " 0.4", "--cases", str(CASES), "--deadline", "1.5s",
+                                 "--report", str(report), "--jobs", "2")
+    assert time.monotonic() - started < 5
+    assert code == 1
+    cases = [line for line in read_report(report) if line["kind"] == "case"]
+    assert cases[0]["message"] == "not finished: the run's deadline (1.5 s) passed during this case"
+    unfinished = [line for line in cases if line.get("message", "").startswith("not finished")]
+    not_run = [line for line in cases if line.get("message") == "not run: the run's deadline (1.5 s) passed"]
+    assert 1 <= len(unfinished) <= 2 and all(line["transcript"] for line in unfinished)
+    assert len(unfinished) + len(not_run) + sum(line["outcome"] == "pass" for line in cases) == 5
+    assert f"{len(unfinished)} case{'s' if len(unfinished) > 1 else ''} not finished, {len(not_run)} not run; exit code 1" in err
 
 
 def test_fuzz_deadline(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from harness_helpers import CASES, engine
-from test_engines import read_report
+from test_engines import outcomes, read_report
 from studcheck.harness.parallel import Shard, engines_for
 
 TIMING = ("duration_ms", "duration_s", "started")
@@ -104,6 +104,20 @@ def test_engine_saying_parallel_false_runs_alone(run_harness, tmp_path: Path, mo
     code, _, _ = run_harness("run", "--jobs", "3", "--engine", engine("runs_alone"), "--cases", str(CASES))
     assert code == 0
     assert len(log.read_text().splitlines()) == 3
+
+
+def test_engines_that_cannot_start_leave_their_cases_to_the_others(run_harness, tmp_path: Path,  # type: ignore[no-untyped-def]
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # an engine that should have said "parallel": false: the second and third copies exit at once
+    log = tmp_path / "starts.log"
+    for name, value in (("STUDCHECK_TEST_LOG", str(log)), ("STUDCHECK_TEST_PARALLEL", "1"), ("STUDCHECK_TEST_EXCLUSIVE", "1")):
+        monkeypatch.setenv(name, value)
+    report = tmp_path / "report.jsonl"
+    code, _, err = run_harness("run", "--jobs", "3", "--engine", engine("runs_alone"), "--cases", str(CASES), "--report", str(report))
+    assert code == 0
+    assert set(outcomes(read_report(report)).values()) == {"pass"} and len(outcomes(read_report(report))) == 5
+    assert len(log.read_text().splitlines()) == 3
+    assert err.count("engines could not start") == 2 and "the licence is in use by another copy" in err
 
 
 def test_default_jobs_is_one_engine_per_core(run_harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
@@ -218,6 +232,6 @@ def test_merge_dispatches_on_the_first_line(run_harness, tmp_path: Path) -> None
 
 @pytest.fixture(autouse=True)
 def _no_inherited_test_engine_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("STUDCHECK_TEST_LOG", "STUDCHECK_TEST_PARALLEL"):
+    for name in ("STUDCHECK_TEST_LOG", "STUDCHECK_TEST_PARALLEL", "STUDCHECK_TEST_EXCLUSIVE"):
         if name in os.environ:
             monkeypatch.delenv(name)

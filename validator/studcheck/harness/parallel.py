@@ -167,8 +167,9 @@ class Workers:
         try:
             runner.client.start()
         except EngineError as exc:
+            last_words = exc.stderr.strip().splitlines()[-1:] if exc.stderr else []
             with self._lock:
-                self.unstarted.append(exc.message)
+                self.unstarted.append("; its stderr ended: ".join([exc.message, *last_words]))
             return False
         return True
 

@@ -84,6 +84,14 @@ def test_jobs_write_the_reports_of_one_engine(run_harness, tmp_path: Path, name:
         assert again[3] == first[3]
 
 
+def test_thread_workers_write_the_same_reports(run_harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Where workers cannot be forked (macOS, Windows) they are threads in the harness: the same reports."""
+    argv = ["--engine", engine("diverge_then_crash"), "--tag", "bring-in"]
+    first = run_jobs(run_harness, tmp_path, 1, *argv)
+    monkeypatch.setattr("studcheck.harness.forked.AVAILABLE", False)
+    assert run_jobs(run_harness, tmp_path, 3, *argv) == first
+
+
 def test_maxfail_with_jobs_stops_where_one_engine_stops(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     # wrong_rules fails T-BRI-001 only: with -x, one engine runs T-BRI-001 and stops (the 1st case)
     code, lines, _, out = run_jobs(run_harness, tmp_path, 3, "--engine", engine("wrong_rules"), "--cases", str(CASES), "-x")

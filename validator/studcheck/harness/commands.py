@@ -287,7 +287,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             return code
         writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args),
                                  shard=args.shard_json))
-        workers = _workers(args, client, len(cases))
+        workers = _workers(args, client, cases)
         try:
             verdicts = _run_all(workers, cases, xfail, writer, replay, progress=not args.no_progress, maxfail=args.maxfail)
         except BaseException:  # e.g. Ctrl-C: never leave an engine process behind
@@ -324,13 +324,20 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
     return code
 
 
-def _workers(args: argparse.Namespace, client: EngineClient, cases: int) -> Workers:
+def _workers(args: argparse.Namespace, client: EngineClient, cases: Sequence[Any]) -> Workers:
     """The first engine (started: its hello says whether it may run beside itself) and --jobs - 1 more,
-    which start in their worker threads and share the first one's deadline."""
+    which start in their workers (child processes on Linux, see forked.py) and share its deadline."""
+    from studcheck.harness import forked
+
     assert client.info is not None
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    count = engines_for(jobs, cases, parallel=client.info.parallel, in_process=args.in_process)
-    return Workers([Runner(client), *(Runner(make_client(args, deadline=client.deadline)) for _ in range(count - 1))])
+    count = engines_for(jobs, len(cases), parallel=client.info.parallel, in_process=args.in_process)
+
+    def runner() -> Runner:
+        return Runner(make_client(args, deadline=client.deadline))
+
+    extra = [forked.ForkedRunner(runner, cases) if forked.AVAILABLE else runner() for _ in range(count - 1)]
+    return Workers([Runner(client), *extra])
 
 
 def _run_all(workers: Workers, cases: Sequence[Any], xfail: dict[str, str], writer: ReportWriter,

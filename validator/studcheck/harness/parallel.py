@@ -1,8 +1,11 @@
 """`run --jobs N` and `run --shard K/N`: cases spread over engines, verdicts back in case order.
 
 `--jobs`: N worker threads, each driving its own engine process through its own `Runner`, take
-the next case from one shared list (no scheduler beyond that). Threads suffice: the harness waits
-on pipes while the engines work in their own processes. The verdicts come back in case order
+the next case from one shared list (no scheduler beyond that). On Linux the Runner of every worker
+but the first lives in a forked child process (forked.py): the harness's own work per case is
+about twice the reference engine's, and threads would share one interpreter lock for it. The
+first engine is started before the others: its hello says whether it may run beside itself. A
+signal the harness alone receives is passed on to the children. The verdicts come back in case order
 whichever worker finished first, so every report is the one `--jobs 1` writes (timings aside).
 `--maxfail` stops handing out cases once the in-order prefix holds that many failing cases: the
 verdicts are that prefix, as with one engine; cases other workers finished past it are dropped.
@@ -21,13 +24,26 @@ import os
 import threading
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
+
+from studcheck.protocol import stopping
 
 from studcheck.cases.model import Case
-from studcheck.harness.runner import Runner, Verdict
+from studcheck.harness.runner import Verdict
 
 #: how often the waiting main thread wakes up (signal handlers run in the main thread)
 POLL = 0.1
+
+
+class EngineRunner(Protocol):
+    """A `Runner`, or a `forked.ForkedRunner` driving one in a child process."""
+
+    @property
+    def client(self) -> Any: ...
+
+    def run(self, case: Case, *, last: bool = False) -> Verdict: ...
+
+    def finish(self, case: Case, verdict: Verdict) -> Verdict: ...
 
 
 def default_jobs() -> int:
@@ -93,7 +109,7 @@ class Workers:
     start at once); one that cannot start takes no cases, and `unstarted` says why.
     """
 
-    def __init__(self, runners: Sequence[Runner]) -> None:
+    def __init__(self, runners: Sequence[EngineRunner]) -> None:
         self.runners = list(runners)
         self.unstarted: list[str] = []
         self._lock = threading.Condition()
@@ -102,6 +118,7 @@ class Workers:
         self._stop = False
         self._done: dict[int, Verdict] = {}
         self._crash: BaseException | None = None
+        self._passed_on = False  # a signal the harness got has been passed on to its child processes
 
     def verdicts(self, cases: Sequence[Case]) -> Generator[Verdict, None, None]:
         """The verdict of each case in order; closing the iterator early stops handing out cases."""
@@ -131,8 +148,19 @@ class Workers:
                     raise self._crash
                 if not any(thread.is_alive() for thread in threads):
                     raise RuntimeError(f"every engine worker ended before case {index + 1} was run")
+                self._pass_on_signal()
                 self._lock.wait(POLL)
             return self._done.pop(index)
+
+    def _pass_on_signal(self) -> None:
+        signum = stopping.requested()
+        if signum is None or self._passed_on:
+            return
+        self._passed_on = True
+        for runner in self.runners:
+            interrupt = getattr(runner, "interrupt", None)
+            if interrupt is not None:
+                interrupt(signum)
 
     def _take(self) -> tuple[int, Case] | None:
         with self._lock:
@@ -142,7 +170,7 @@ class Workers:
             self._next += 1
             return index, self._cases[index]
 
-    def _work(self, runner: Runner) -> None:
+    def _work(self, runner: EngineRunner) -> None:
         try:
             if not self._started(runner):
                 return
@@ -159,7 +187,7 @@ class Workers:
                 self._crash = exc
                 self._lock.notify_all()
 
-    def _started(self, runner: Runner) -> bool:
+    def _started(self, runner: EngineRunner) -> bool:
         from studcheck.protocol.client import EngineError
 
         if runner.client.running:

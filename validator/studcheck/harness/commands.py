@@ -236,10 +236,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"studcheck run: --shard {args.shard.index}/{args.shard.count}: no case falls in this shard "
               f"(the selection has {len(selected)} case{'' if len(selected) == 1 else 's'}); use fewer shards", file=sys.stderr)
         return EXIT_CONFIG
-    args.shard_json = args.shard.to_json(selected) if args.shard else None
+    shard = args.shard.to_json(selected) if args.shard else None
     try:
         with stopping.watch() as watch:
-            code = execute(args, cases, xfail, client)
+            code = execute(args, cases, xfail, client, shard=shard)
         return watch.exit_code or code
     except BrokenPipeError:
         raise  # stdout closed (`studcheck run | head`): the command line handles it (exit 141)
@@ -268,7 +268,9 @@ def _linted_cases(paths: Sequence[str]) -> list[Any] | None:
     return None
 
 
-def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str], client: EngineClient) -> int:
+def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str], client: EngineClient, *,
+            shard: dict[str, Any] | None = None) -> int:
+    """Run the cases and write every report; `shard`: the header's record of `--shard K/N`."""
     started, clock = now_iso(), time.perf_counter()
     replay = replay_command(args)
     with _open(args.report) as stream:
@@ -281,12 +283,12 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
                   f"studcheck run: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
             code = _interrupted_code(EXIT_ENGINE)
             writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args),
-                                     shard=args.shard_json))
+                                     shard=shard))
             writer.write(footer_line([], duration=time.perf_counter() - clock, exit_code=code, interrupted=_signal()))
             _junit(args, writer)
             return code
         writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args),
-                                 shard=args.shard_json))
+                                 shard=shard))
         workers = _workers(args, client, cases)
         try:
             verdicts = _run_all(workers, cases, xfail, writer, replay, progress=not args.no_progress, maxfail=args.maxfail)

@@ -20,6 +20,7 @@ import pytest
 from harness_helpers import CASES, engine
 from test_engines import outcomes, read_report
 from studcheck.harness.parallel import Shard, engines_for
+from studcheck.report.load import read_report as load_for_html
 
 TIMING = ("duration_ms", "duration_s", "started")
 
@@ -204,6 +205,9 @@ def test_merged_shards_are_the_report_of_one_run(run_harness, tmp_path: Path) ->
     assert [line["kind"] for line in normalized(merged)].count("group") == 2  # wrong_rules: bring_in_tie and max_raises
     assert normal_terminal(merged_out).startswith(normal_terminal(out))
     assert "merged 3 shard reports" in merged_out
+    html_view = load_for_html(merged)  # what `studcheck report` (the HTML page) reads
+    assert html_view.header is not None and "shard" not in html_view.header and html_view.footer is not None
+    assert [line["id"] for line in html_view.cases] == [line["id"] for line in read_report(whole) if line["kind"] == "case"]
 
 
 def test_merge_refuses_what_is_not_one_whole_run(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

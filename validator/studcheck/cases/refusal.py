@@ -16,7 +16,7 @@ from typing import Any
 
 from studcheck.cards import CardError, FULL_DECK, parse_card
 from studcheck.cases.source import show
-from studcheck.rules import MAX_SEATS, MIN_SEATS, SetupError, Stakes, Variant
+from studcheck.rules import LAYOUTS, MAX_SEATS, MIN_SEATS, SetupError, Stakes, Variant
 
 PLAYERS = "SETUP.PLAYERS"
 STAKES = "SETUP.STAKES"
@@ -54,7 +54,7 @@ def setup_violations(setup: Mapping[str, Any]) -> list[Violation]:
         known = ", ".join(v.value for v in Variant)
         found.append(Violation(rule=None, field="variant", message=f"unknown variant {show(variant)} (known: {known})"))
     found += _stakes(setup.get("stakes"))
-    found += _seats(setup.get("seats"))
+    found += _seats(setup.get("seats"), _max_seats(variant))
     found += _cards("deck", setup.get("deck"), full=True)
     if setup.get("remade_stub") is not None:
         found += _cards("remade_stub", setup.get("remade_stub"), full=False)
@@ -75,20 +75,26 @@ def _stakes(stakes: Any) -> list[Violation]:
     return []
 
 
-def _seats(seats: Any) -> list[Violation]:
+def _max_seats(variant: Any) -> int:
+    """Five-card stud seats 10, the seven-card games (and an unknown variant) 8."""
+    known = {v.value: v for v in Variant}
+    return LAYOUTS[known[variant]].max_seats if variant in known else MAX_SEATS
+
+
+def _seats(seats: Any, max_seats: int = MAX_SEATS) -> list[Violation]:
     if not isinstance(seats, list):
         return [Violation(rule=PLAYERS, field="seats", message="must be a list of {seat, stack}")]
     found: list[Violation] = []
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+    if not MIN_SEATS <= len(seats) <= max_seats:
         found.append(Violation(rule=PLAYERS, field="seats",
-                               message=f"a hand needs {MIN_SEATS} to {MAX_SEATS} seated players, got {len(seats)}"))
+                               message=f"a hand needs {MIN_SEATS} to {max_seats} seated players, got {len(seats)}"))
     seen: set[Any] = set()
     for position, entry in enumerate(seats):
         seat: Any = entry.get("seat") if isinstance(entry, Mapping) else None
         stack: Any = entry.get("stack") if isinstance(entry, Mapping) else None
-        if not _whole(seat) or not 1 <= seat <= MAX_SEATS:
+        if not _whole(seat) or not 1 <= seat <= max_seats:
             found.append(Violation(rule=PLAYERS, field=f"seats[{position}].seat",
-                                   message=f"must be a seat number from 1 to {MAX_SEATS}, got {show(seat)}"))
+                                   message=f"must be a seat number from 1 to {max_seats}, got {show(seat)}"))
         elif seat in seen:
             found.append(Violation(rule=PLAYERS, field=f"seats[{position}].seat", message=f"seat {seat} is listed twice"))
         seen.add(seat if _whole(seat) else repr(seat))

@@ -17,15 +17,15 @@ from hypothesis import strategies as st
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand, IllegalAction
 from studcheck.engine.showdown import build_pots
-from studcheck.rules import ACTION_ORDER, PROFILES, ActionType, SeatSetup, Stakes, Variant
+from studcheck.rules import ACTION_ORDER, LAYOUTS, PROFILES, ActionType, SeatSetup, Stakes, Variant
 
-MAX_STEPS = 400  # far above the longest possible hand (8 seats, 5 capped rounds, showdown)
+MAX_STEPS = 400  # far above the longest possible hand (10 seats, 5 capped rounds, showdown)
 MAX_WRONG = 60  # deliberately wrong actions tried per hand (they must not count as steps)
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> dict[str, Any]:
-    variant = draw(st.sampled_from(list(Variant)))
+def tables(draw: st.DrawFn, variants: tuple[Variant, ...] = tuple(Variant)) -> dict[str, Any]:
+    variant = draw(st.sampled_from(variants))
     options = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
     if draw(st.booleans()):
         from dataclasses import replace
@@ -38,8 +38,9 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
         small_bet=small,
         big_bet=draw(st.sampled_from([small, 2 * small])),
     )
-    count = draw(st.integers(2, 8))
-    numbers = sorted(draw(st.sets(st.integers(1, 8), min_size=count, max_size=count)))
+    most = LAYOUTS[variant].max_seats  # 8, five-card stud 10
+    count = draw(st.integers(2, most))
+    numbers = sorted(draw(st.sets(st.integers(1, most), min_size=count, max_size=count)))
     seats = [SeatSetup(seat=n, stack=draw(st.integers(1, 150))) for n in numbers]
     deck = draw(st.permutations(FULL_DECK))
     return {"variant": variant, "options": options, "stakes": stakes, "seats": seats, "deck": deck}
@@ -72,7 +73,7 @@ def _pots_by_definition(hand: Hand) -> list[dict[str, Any]]:
 
 
 def _wrong_actions(hand: Hand, draw: st.DrawFn) -> Action:
-    seat = draw(st.sampled_from([*hand.seats, 9, 0]))
+    seat = draw(st.sampled_from([*hand.seats, 11, 0]))
     kind = draw(st.sampled_from(list(ActionType)))
     amount = draw(st.one_of(st.none(), st.integers(-1, 400)))
     return Action(seat=seat, action=kind, amount=amount)
@@ -81,6 +82,22 @@ def _wrong_actions(hand: Hand, draw: st.DrawFn) -> Action:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), data=st.data())
 def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataObject) -> None:
+    _play_and_check(table, data)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(variants=(Variant.FIVE_CARD_STUD,)), data=st.data())
+def test_five_card_stud_hands_keep_the_invariants(table: dict[str, Any], data: st.DataObject) -> None:
+    """Five-card stud on its own (up to 10 seats), so each run plays it often; plus its card counts."""
+    hand = _play_and_check(table, data)
+    for seat in hand.snapshot()["seats"]:
+        assert len(seat["down"]) == 1 and 1 <= len(seat["up"]) <= 4, f"FIVE.DEAL/FIVE.STREETS: {seat}"
+        if hand.showdown_order and not seat["folded"]:
+            community = 1 if hand.community is not None else 0
+            assert len(seat["down"]) + len(seat["up"]) + community == 5, f"FIVE.HAND: {seat}"
+
+
+def _play_and_check(table: dict[str, Any], data: st.DataObject) -> Hand:
     hand = Hand(**table)
     start_chips = sum(seat.stack for seat in table["seats"])
     assert _chips(hand) == start_chips
@@ -137,3 +154,4 @@ def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataOb
     returned = sum(result["returned"].values())
     assert sum(result["stacks"].values()) + result["rake"] == start_chips
     assert awarded + result["rake"] + returned >= 0
+    return hand

@@ -29,7 +29,7 @@ from studcheck.fuzz.play import Signature
 from studcheck.protocol.client import truncate
 
 if TYPE_CHECKING:
-    from studcheck.fuzz.search import Finding
+    from studcheck.fuzz.census import Finding
 
 KINDS = ("new_hand", "act-accepted", "act-refused", "state", "error")  # error: the engine broke the protocol
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from studcheck.fuzz.play import Failure, HandRecord, Signature
+from studcheck.fuzz.compare import Signature
+from studcheck.fuzz.play import Failure, HandRecord
 
 if TYPE_CHECKING:
     from studcheck.fuzz.shrink import Shrunk
@@ -110,6 +111,7 @@ def census(result: SearchResult, *, engine: str, seed: int, variants: Iterable[s
 
 
 def write_census(path: Path, data: Mapping[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
 
 

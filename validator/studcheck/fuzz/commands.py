@@ -208,8 +208,12 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
     started = time.perf_counter()
     try:
         if config.jobs > 1:
-            from studcheck.fuzz.pool import PoolSpec, run_pool
+            from studcheck.fuzz.pool import PoolSpec, run_pool, shareable
 
+            why = shareable(client.transport_factory)
+            if why is not None:
+                out(f"studcheck fuzz: --jobs {config.jobs}: {why}")
+                return EXIT_USAGE
             spec = PoolSpec(transport=client.transport_factory, timeout=client.timeout, deadline=client.deadline,
                             caps=caps, search=settings, shard=config.shard, workers=config.jobs)
             result = run_pool(spec, progress=display.callbacks(), on_new=on_new)

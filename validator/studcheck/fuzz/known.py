@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import yaml
 
 from studcheck import __version__
-from studcheck.fuzz.play import Signature
+from studcheck.fuzz.compare import Signature
 from studcheck.protocol.client import truncate
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ engine it asked `hello` and uses it to run each case written on the engine, as `
 from __future__ import annotations
 
 import multiprocessing
+import pickle
 import queue
 import time
 from collections.abc import Callable
@@ -23,7 +24,8 @@ from typing import Any
 
 from studcheck.fuzz.census import Finding, SearchResult
 from studcheck.fuzz.config import Shard, hand_numbers
-from studcheck.fuzz.play import EngineMisbehaved, Failure, HandRecord, ReferenceFailed, Signature, Table
+from studcheck.fuzz.compare import Signature
+from studcheck.fuzz.play import EngineMisbehaved, Failure, HandRecord, ReferenceFailed, Table
 from studcheck.fuzz.search import SearchConfig, search
 from studcheck.fuzz.shrink import Progress
 from studcheck.fuzz.strategies import Capabilities
@@ -66,11 +68,35 @@ class PoolSpec:
         return hand_numbers(self.search.hands, self.shard, worker=worker, workers=workers)
 
 
+def shareable(transport: Callable[[], Transport]) -> str | None:
+    """Why workers cannot start this engine themselves (the factory must pickle), or None."""
+    try:
+        pickle.dumps(transport)
+    except Exception as exc:  # noqa: BLE001 - pickling raises many kinds of error
+        return f"the engine's transport cannot be sent to a worker process ({type(exc).__name__}: {exc})"
+    return None
+
+
 class _Halt(BaseException):  # noqa: N818 - a signal, not an error
     """The parent has all it needs: leave the search (a BaseException passes through everything)."""
 
 
-def _worker(spec: PoolSpec, index: int, results: Any, halt: Any) -> None:
+def _claim(seen: Any, lock: Any) -> Callable[[Signature, int], bool]:
+    """Shrink a signature's hand unless a worker has already settled an earlier hand with it.
+
+    The earliest hand always shrinks (nothing earlier can be in `seen`), so the result does not
+    depend on timing; a later one is skipped when the earlier is already known, saving the work.
+    """
+    def claim(signature: Signature, number: int) -> bool:
+        with lock:
+            earlier = seen.get(signature.text())
+            if earlier is None or number < earlier:
+                seen[signature.text()] = number
+        return earlier is None or number < earlier
+    return claim
+
+
+def _worker(spec: PoolSpec, index: int, results: Any, halt: Any, seen: Any, lock: Any) -> None:
     """One worker: its own engine and reference, the one-process search on its hand numbers."""
     client = EngineClient(spec.transport, timeout=spec.timeout, deadline=spec.deadline)
     table: Table | None = None
@@ -85,7 +111,7 @@ def _worker(spec: PoolSpec, index: int, results: Any, halt: Any) -> None:
                     raise _Halt
 
             config = replace(spec.search, numbers=spec.numbers(index, spec.workers))
-            search(table, spec.caps, config, on_hand=on_hand, listen_at_end=False)
+            search(table, spec.caps, config, on_hand=on_hand, listen_at_end=False, claim=_claim(seen, lock))
         except _Halt:
             pass
         except EngineMisbehaved as exc:
@@ -106,7 +132,9 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
     context = multiprocessing.get_context("spawn")  # no fork of a process with engine reader threads
     results: Any = context.Queue()
     halt = context.Event()
-    workers = [context.Process(target=_worker, args=(spec, index, results, halt), daemon=True,
+    manager = context.Manager()  # the signatures settled so far, by earliest hand (see _claim)
+    seen, lock = manager.dict(), manager.Lock()
+    workers = [context.Process(target=_worker, args=(spec, index, results, halt, seen, lock), daemon=True,
                                name=f"studcheck-fuzz-worker-{index + 1}")
                for index in range(spec.workers)]
     for process in workers:
@@ -118,6 +146,7 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
     finally:
         halt.set()
         fold.drain(workers)
+        manager.shutdown()
     fold.result.seconds = time.perf_counter() - started - fold.elsewhere
     return fold.result
 

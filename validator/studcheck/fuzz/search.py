@@ -17,8 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from studcheck.fuzz.census import PAST_FAILURES_KEPT, Finding, SearchResult
-from studcheck.fuzz.choosers import RandomChooser, hand_seed
+from studcheck.fuzz.strategies import RandomChooser, hand_seed
 from studcheck.fuzz.known import Known, known_reason
+from studcheck.fuzz.compare import Signature
 from studcheck.fuzz.play import EngineMisbehaved, HandRecord, Planned, ReferenceFailed, Table
 from studcheck.fuzz.shrink import DEFAULT_SHRINK_REPLAYS, DEFAULT_SHRINK_SECONDS, Progress, shrink
 from studcheck.fuzz.strategies import Capabilities, draw_setup
@@ -61,17 +62,20 @@ class _Hand:
 
 
 OnHand = Callable[[int, HandRecord, "Finding | None"], None]
+Claim = Callable[[Signature, int], bool]  # shrink and report this new signature's hand? (pool: no if seen earlier)
 
 
 def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: Progress | None = None,
            on_new: Callable[[Finding], None] = lambda finding: None,
            on_hand: OnHand = lambda number, record, finding: None,
-           listen_at_end: bool = True) -> SearchResult:
+           listen_at_end: bool = True, claim: Claim = lambda signature, number: True) -> SearchResult:
     """Play the hands `config.numbers` (default 1..hands); hand to `on_new` the first hand of each new
     signature (a divergence shrunk first; a hand in which the engine broke the protocol as it is).
 
     `on_hand(number, record, finding)` follows every settled hand, with the Finding it opened if it
-    is the first of its signature here (the worker pool sends these to the parent). EngineMisbehaved
+    is the first of its signature here (the worker pool sends these to the parent). `claim(signature,
+    number)` False leaves a new signature's hand unshrunk and unreported (another worker has an earlier
+    hand with it, which is the one that counts). EngineMisbehaved
     (a signal, the deadline, an engine that cannot be restarted) and ReferenceFailed leave with
     `hand` set to the number of the hand being played or shrunk.
     """
@@ -79,7 +83,7 @@ def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: 
     result = SearchResult()
     numbers = config.numbers if config.numbers is not None else range(1, config.hands + 1)
     state = _Search(table=table, caps=caps, config=config, numbers=numbers, progress=progress, on_new=on_new,
-                    on_hand=on_hand, result=result, listen_at_end=listen_at_end)
+                    on_hand=on_hand, claim=claim, result=result, listen_at_end=listen_at_end)
     started = time.perf_counter()
     try:
         state.run()
@@ -103,6 +107,7 @@ class _Search:
     progress: Progress
     on_new: Callable[[Finding], None]
     on_hand: OnHand
+    claim: Claim
     result: SearchResult
     listen_at_end: bool
     number: int = 0  # the hand being settled (or shrunk)
@@ -171,6 +176,8 @@ class _Search:
         result.findings[signature] = finding
         if finding.known is not None:
             return False
+        if not self.claim(signature, self.number):
+            return len(result.new) >= self.config.max_new  # still new here: this search stops no later than the whole run
         if ahead is not None and ahead.record is None and table.live(ahead.planned):
             ahead.settle(table)  # the engine must be idle and in step before shrinking talks to it
         result.requests = table.requests

@@ -190,3 +190,22 @@ def test_workers_need_an_engine_they_can_start_themselves(tmp_path: Path) -> Non
     code, lines = run(EngineClient(lambda: InProcessTransport()), tmp_path, hands=5, jobs=2)
     assert code == 2
     assert lines[-1].startswith("studcheck fuzz: --jobs 2: the engine's transport cannot be sent to a worker process")
+
+
+class DiesInWorkers:
+    """The reference engine in the parent; in a worker process, the worker dies on the spot (exit 3)."""
+
+    def __call__(self) -> InProcessTransport:
+        import multiprocessing
+        import os
+
+        if multiprocessing.parent_process() is not None:
+            os._exit(3)
+        return InProcessTransport()
+
+
+def test_a_worker_that_dies_stops_the_run_with_a_verdict_not_a_hang(tmp_path: Path) -> None:
+    code, lines = run(EngineClient(DiesInWorkers()), tmp_path, hands=5, jobs=2)
+    assert code == 1, lines
+    assert lines[1].startswith("ENGINE ERROR (crash) in hand 1 of 5 (seed 1): fuzz worker 1 ended without playing "
+                               "the hand (exit code 3;"), lines

@@ -19,7 +19,7 @@ import pickle
 import queue
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from studcheck.fuzz.census import Finding, SearchResult
@@ -139,7 +139,7 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
                for index in range(spec.workers)]
     for process in workers:
         process.start()
-    fold = _Fold(spec=spec, results=results, progress=progress, on_new=on_new)
+    fold = _Fold(spec=spec, results=results, workers=workers, progress=progress, on_new=on_new)
     started = time.perf_counter()
     try:
         fold.run()
@@ -157,13 +157,13 @@ class _Fold:
 
     spec: PoolSpec
     results: Any
+    workers: list[Any]  # the worker processes, by index
     progress: Progress
     on_new: Callable[[Finding], None]
-    result: SearchResult = None  # type: ignore[assignment]
+    result: SearchResult = field(default_factory=SearchResult)
     elsewhere: float = 0.0
 
     def __post_init__(self) -> None:
-        self.result = SearchResult()
         self.hands: dict[int, tuple[Settled, Finding | None]] = {}
         self.raised: dict[int | None, tuple[Any, ...]] = {}
         self.done: set[int] = set()
@@ -173,7 +173,9 @@ class _Fold:
         numbers, result, config = self.spec.numbers(), self.result, self.spec.search
         for position, number in enumerate(numbers):
             if not self.wait_for(number, position % self.spec.workers):
-                result.out_of_time = config.duration is not None
+                if config.duration is None:  # a worker ends early only at --duration or after a failure it sent
+                    self.lost(number, position % self.spec.workers)
+                result.out_of_time = True
                 return
             settled, opened = self.hands.pop(number)
             result.count(number, settled)
@@ -211,9 +213,20 @@ class _Fold:
             try:
                 message = self.results.get(timeout=POLL)
             except queue.Empty:
+                if not self.workers[owner].is_alive() and owner not in self.done:
+                    self.lost(number, owner)
                 continue
             self.take(message)
         return True
+
+    def lost(self, number: int, owner: int) -> None:
+        """A worker ended without its hand and without saying why: stop with a verdict, not a hang."""
+        process = self.workers[owner]
+        error = EngineError(Problem.CRASH, f"fuzz worker {owner + 1} ended without playing the hand (exit code "
+                                           f"{process.exitcode}; killed for memory?): a studcheck problem, not the engine's")
+        misbehaved = EngineMisbehaved(error, None, {})
+        misbehaved.hand = number
+        raise misbehaved
 
     def take(self, message: tuple[Any, ...]) -> None:
         kind = message[0]

@@ -209,3 +209,14 @@ def test_a_worker_that_dies_stops_the_run_with_a_verdict_not_a_hang(tmp_path: Pa
     assert code == 1, lines
     assert lines[1].startswith("ENGINE ERROR (crash) in hand 1 of 5 (seed 1): fuzz worker 1 ended without playing "
                                "the hand (exit code 3;"), lines
+
+
+@pytest.mark.parametrize(("args", "message"), [(["--jobs", "0"], "--jobs"), (["--shard", "3/2"], "K must be between 1 and N"),
+                                               (["--duration", "soon"], "is not a duration")])
+def test_bad_jobs_shard_or_duration_is_a_usage_error(args: list[str], message: str, tmp_path: Path) -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "studcheck", "fuzz", "--engine", "true", *args], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done
+    assert message in done.stderr, done.stderr

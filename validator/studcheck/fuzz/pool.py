@@ -63,6 +63,7 @@ class PoolSpec:
     search: SearchConfig
     shard: Shard
     workers: int
+    ends: float | None = None  # time.monotonic() when --duration passes, counted from the parent's start
 
     def numbers(self, worker: int = 0, workers: int = 1) -> range:
         return hand_numbers(self.search.hands, self.shard, worker=worker, workers=workers)
@@ -111,6 +112,8 @@ def _worker(spec: PoolSpec, index: int, results: Any, halt: Any, seen: Any, lock
                     raise _Halt
 
             config = replace(spec.search, numbers=spec.numbers(index, spec.workers))
+            if spec.ends is not None:  # the run's duration, not this worker's (it started later)
+                config = replace(config, duration=max(spec.ends - time.monotonic(), 0.0))
             search(table, spec.caps, config, on_hand=on_hand, listen_at_end=False, claim=_claim(seen, lock))
         except _Halt:
             pass
@@ -129,6 +132,8 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
              on_new: Callable[[Finding], None] = lambda finding: None) -> SearchResult:
     """`search` on `spec.workers` processes: the same SearchResult, built in hand order."""
     progress = progress or Progress()
+    if spec.search.duration is not None and spec.ends is None:
+        spec = replace(spec, ends=time.monotonic() + spec.search.duration)  # CLOCK_MONOTONIC: one clock for all processes
     context = multiprocessing.get_context("spawn")  # no fork of a process with engine reader threads
     results: Any = context.Queue()
     halt = context.Event()

@@ -89,10 +89,13 @@ def _claim(seen: Any, lock: Any) -> Callable[[Signature, int], bool]:
     depend on timing; a later one is skipped when the earlier is already known, saving the work.
     """
     def claim(signature: Signature, number: int) -> bool:
-        with lock:
-            earlier = seen.get(signature.text())
-            if earlier is None or number < earlier:
-                seen[signature.text()] = number
+        try:
+            with lock:
+                earlier = seen.get(signature.text())
+                if earlier is None or number < earlier:
+                    seen[signature.text()] = number
+        except (OSError, EOFError):  # the manager is gone (a Ctrl-C reaches it too): shrink, as if alone
+            return True
         return earlier is None or number < earlier
     return claim
 
@@ -151,7 +154,10 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
     finally:
         halt.set()
         fold.drain(workers)
-        manager.shutdown()
+        try:
+            manager.shutdown()
+        except (OSError, EOFError):  # already ended by the same signal as the run
+            pass
     fold.result.seconds = time.perf_counter() - started - fold.elsewhere
     return fold.result
 

@@ -17,9 +17,8 @@ import pytest
 import yaml
 
 from studcheck.cases.lint import lint_files
-from studcheck.fuzz.choosers import RandomChooser, hand_seed
 from studcheck.fuzz.play import Table
-from studcheck.fuzz.strategies import Capabilities, draw_setup
+from studcheck.fuzz.strategies import Capabilities, RandomChooser, draw_setup, hand_seed
 from studcheck.protocol.client import EngineClient, SubprocessTransport
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"

@@ -22,7 +22,7 @@ from studcheck.cases.lint import lint_files
 from studcheck.cases.load import load_case
 from studcheck.fuzz.commands import FuzzConfig, fuzz
 from studcheck.fuzz.known import load_known
-from studcheck.fuzz.wire import identical, shortcut_is_sound
+from studcheck.fuzz.play import identical, shortcut_is_sound
 from studcheck.harness.runner import Outcome, Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport
 

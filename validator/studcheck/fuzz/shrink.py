@@ -29,7 +29,7 @@ from hypothesis.errors import Flaky, HypothesisException
 from studcheck.fuzz.play import ExchangeKind, HandRecord, Table
 from studcheck.fuzz.strategies import Capabilities, HandSetup, Move, draw_setup
 from studcheck.cases.deck import DeckError, deal_positions
-from studcheck.rules import Options, ShortStub
+from studcheck.rules import Options, ShortStub, Variant
 
 DEFAULT_SHRINK_SECONDS = 120.0
 DEFAULT_SHRINK_REPLAYS = 1000
@@ -247,9 +247,12 @@ def _redealt(record: HandRecord, keep: Sequence[int]) -> tuple[str, ...] | None:
         return None
     burning = bool(setup.options.get("burn_cards", True))
     stub_rule = ShortStub(setup.options.get("short_stub", "remake"))
+    variant = Variant(setup.variant)  # where each card goes depends on the variant's deal
     try:
-        before = deal_positions({seat: len(cards) for seat, cards in dealt.items()}, burn_cards=burning, short_stub=stub_rule)
-        after = deal_positions({seat: len(dealt[seat]) for seat in keep}, burn_cards=burning, short_stub=stub_rule)
+        before = deal_positions({seat: len(cards) for seat, cards in dealt.items()}, burn_cards=burning,
+                                short_stub=stub_rule, variant=variant)
+        after = deal_positions({seat: len(dealt[seat]) for seat in keep}, burn_cards=burning, short_stub=stub_rule,
+                               variant=variant)
     except DeckError:  # e.g. a short stub: per-seat dealing cannot say where the cards go
         return None
     slots: list[str | None] = [None] * len(setup.deck)

@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeVar
 
 from studcheck.cards import FULL_DECK
 from studcheck.protocol.messages import OPEN_INT_OPTIONS, EngineInfo
-from studcheck.rules import ActionType, Options, SetupError, Variant
+from studcheck.rules import LAYOUTS, ActionType, Options, SetupError, Variant
 
 T = TypeVar("T")
 
@@ -74,7 +74,6 @@ def hand_seed(seed: int, hand: int) -> str:
 
 
 DECK: tuple[str, ...] = tuple(str(card) for card in FULL_DECK)
-SEAT_NUMBERS = tuple(range(1, 9))
 MAX_STEPS = 300  # a safety net: capped betting ends every hand long before this
 AMOUNT_ACTIONS = frozenset({"bring_in", "complete", "call", "bet", "raise"})
 PASSIVE = ("bring_in", "check", "call", "show")
@@ -108,7 +107,7 @@ class Capabilities:
                                       f"(it declares: {', '.join(declared) or 'none'})")
             declared = [v for v in declared if v in only]
         if not declared:
-            raise CapabilityError("the engine declares none of the variants stud_high, razz, stud_hilo8")
+            raise CapabilityError(f"the engine declares none of the variants {', '.join(known)}")
         defaults = Options().to_json()
         options: dict[str, tuple[Any, ...] | None] = {}
         for name, default in defaults.items():
@@ -215,15 +214,16 @@ def _stakes(choose: Chooser) -> dict[str, int]:
     return {"ante": ante, "bring_in": bring_in, "small_bet": small, "big_bet": big}
 
 
-def _seats(choose: Chooser, stakes: Mapping[str, int]) -> tuple[tuple[int, int], ...]:
-    """Seats and stacks; stacks are drawn for all eight places whatever the count, so when the
-    shrinker lowers the count the later draws (deck, moves) keep their meaning."""
-    count = choose.integer(2, 8)
+def _seats(choose: Chooser, stakes: Mapping[str, int], places: int) -> tuple[tuple[int, int], ...]:
+    """Seats and stacks; stacks are drawn for all `places` (the variant's seats) whatever the count,
+    so when the shrinker lowers the count the later draws (deck, moves) keep their meaning."""
+    numbers = tuple(range(1, places + 1))
+    count = choose.integer(2, places)
     gaps = choose.integer(0, 2) == 2  # a third of the hands have gaps in the numbering
-    order = shuffle(choose, SEAT_NUMBERS) if gaps else SEAT_NUMBERS
+    order = shuffle(choose, numbers) if gaps else numbers
     small, big = stakes["small_bet"], stakes["big_bet"]
     stacks = []
-    for _ in SEAT_NUMBERS:
+    for _ in numbers:
         if choose.integer(0, 2) == 0:  # a third are short: antes, bring-ins and raises go all-in
             stacks.append(choose.integer(1, 3 * small))
         else:
@@ -246,7 +246,7 @@ def draw_setup(choose: Chooser, caps: Capabilities) -> HandSetup:
     variant = pick(choose, caps.variants)
     stakes = _stakes(choose)
     options = {name: _option_value(choose, name, values, stakes["big_bet"]) for name, values in caps.options.items()}
-    seats = _seats(choose, stakes)
+    seats = _seats(choose, stakes, LAYOUTS[Variant(variant)].max_seats)  # 8, or 10 in five-card stud
     deck = shuffle(choose, DECK)
     stub = shuffle(choose, DECK) if choose.integer(0, 4) == 4 else None
     return HandSetup(variant=variant, options=options, stakes=stakes, seats=seats, deck=deck, remade_stub=stub,
@@ -326,8 +326,9 @@ def illegal_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) ->
     to_act = state.get("to_act")
     legal = list(state.get("legal") or [])
     unit = _unit(setup, state)
-    if kind is Illegal.UNKNOWN_SEAT and len(seated) < len(SEAT_NUMBERS):
-        seat = pick(choose, [n for n in SEAT_NUMBERS if n not in seated])
+    numbers = range(1, LAYOUTS[Variant(setup.variant)].max_seats + 1)
+    if kind is Illegal.UNKNOWN_SEAT and len(seated) < len(numbers):
+        seat = pick(choose, [n for n in numbers if n not in seated])
         return _any_action(choose, seat, legal, unit)
     if kind is Illegal.OUT_OF_TURN and to_act is not None:
         return _any_action(choose, pick(choose, [n for n in seated if n != to_act]), legal, unit)

@@ -13,6 +13,7 @@ import json
 import pickle
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -220,3 +221,45 @@ def test_bad_jobs_shard_or_duration_is_a_usage_error(args: list[str], message: s
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done
     assert message in done.stderr, done.stderr
+
+
+def _census(path: Path, **change: Any) -> Path:
+    base = {"format": CENSUS_FORMAT, "version": 1, "engine": "e 1", "seed": 1, "variants": ["razz"],
+            "shards": {"count": 3, "indexes": [1]}, "last_hand": 12, "complete": True, "hands": 4, "actions": 9,
+            "refused": 1, "skipped": 0, "past_failures": 0, "divergent_hands": 1,
+            "signatures": [{"signature": "act-accepted state.legal razz", "hands": 1, "first": 4, "known": None,
+                            "case": "a.yaml"}]}
+    path.write_text(json.dumps({**base, **change}), encoding="utf-8")
+    return path
+
+
+def test_studcheck_merge_joins_fuzz_censuses(tmp_path: Path) -> None:
+    """`studcheck merge` on censuses: the whole campaign's census, and the shards it still lacks named."""
+    one = _census(tmp_path / "one.json")
+    two = _census(tmp_path / "two.json", shards={"count": 3, "indexes": [2]}, hands=5, divergent_hands=2,
+                  signatures=[{"signature": "act-accepted state.legal razz", "hands": 2, "first": 2, "known": None,
+                               "case": "b.yaml"}])
+    done = subprocess.run([sys.executable, "-m", "studcheck", "merge", str(two), str(one), "-o", str(tmp_path / "all.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "9 hands, 1 signature, shards 1, 2 of 3 (missing: 3)" in done.stdout
+    merged = read_census(tmp_path / "all.json")
+    assert merged["hands"] == 9 and merged["divergent_hands"] == 3
+    assert merged["signatures"] == [{"signature": "act-accepted state.legal razz", "hands": 3, "first": 2, "known": None,
+                                     "case": "b.yaml"}]
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--junit", "x.xml"], "--junit is for run reports"),
+    (["REPORT"], "some files are fuzz censuses and some are not"),
+    (["SAME"], "shard 1 is merged twice"),
+])
+def test_studcheck_merge_refuses_bad_census_sets(extra: list[str], message: str, tmp_path: Path) -> None:
+    one = _census(tmp_path / "one.json")
+    report = tmp_path / "run.jsonl"
+    report.write_text('{"kind": "header"}\n', encoding="utf-8")
+    paths = {"REPORT": str(report), "SAME": str(_census(tmp_path / "same.json"))}
+    args = [paths.get(item, item) for item in extra]
+    done = subprocess.run([sys.executable, "-m", "studcheck", "merge", str(one), *args, "-o", str(tmp_path / "all.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr, done.stderr

@@ -9,8 +9,9 @@ Merging refuses (exit 2, saying what is wrong) shards of different studcheck ver
 commands, case files or selections, the same shard twice, missing shards, and shards cut short
 (no footer, or fewer case lines than the shard holds: --maxfail, a killed run).
 
-The kind of file is read from its first line: run reports start with a `header` line. Another kind
-(e.g. a fuzz census) plugs in by adding its first-line kind and merge function to `MERGERS`.
+The kind of file is read from its first line: run reports start with a `header` line. Fuzz
+censuses (`fuzz --shard K/N --census FILE`, one JSON object with `"format": "studcheck-fuzz-census"`)
+are merged by `studcheck.fuzz.census.merge_censuses` into the census of the whole campaign.
 """
 
 from __future__ import annotations
@@ -44,9 +45,10 @@ class Merged:
 
 
 def register(subparsers: Any) -> None:
-    merge = subparsers.add_parser("merge", help="join the --report files of `run --shard K/N` into one report",
+    merge = subparsers.add_parser("merge", help="join the --report files of `run --shard K/N` (or fuzz censuses) into one",
                                   description="Join the JSONL reports of `studcheck run --shard 1/N` ... `--shard N/N` "
-                                              "into the report one run of all the cases writes.")
+                                              "into the report one run of all the cases writes; or the censuses of "
+                                              "`studcheck fuzz --shard K/N --census FILE` into the whole campaign's.")
     merge.add_argument("reports", nargs="+", type=Path, metavar="FILE.jsonl", help="one report per shard, in any order")
     merge.add_argument("-o", "--output", type=Path, required=True, metavar="FILE.jsonl", help="write the merged report here")
     merge.add_argument("--junit", type=Path, metavar="FILE.xml", help="also write a JUnit XML report of the merged run")
@@ -57,6 +59,9 @@ def _merge(args: argparse.Namespace) -> int:
     from studcheck.harness.report import ReportWriter, render_terminal
     from studcheck.report.load import ReportInputError
 
+    censuses = [_is_census(path) for path in args.reports]
+    if any(censuses):
+        return _merge_censuses(args, all(censuses))
     try:
         merged = merge_files(args.reports)
     except (MergeError, ReportInputError) as exc:
@@ -79,6 +84,47 @@ def _merge(args: argparse.Namespace) -> int:
     print(render_terminal(merged.verdicts, replay=replays.__getitem__, duration=float(footer["duration_s"])))
     print(f"merged {len(args.reports)} shard report{'' if len(args.reports) == 1 else 's'} into {args.output}")
     return merged.exit_code
+
+
+def _is_census(path: Path) -> bool:
+    """A `fuzz --census` file: one JSON object (not JSON lines) whose `format` names it."""
+    import json
+
+    from studcheck.fuzz.census import CENSUS_FORMAT
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False  # the run-report reader says what is wrong with it
+    return isinstance(data, dict) and data.get("format") == CENSUS_FORMAT
+
+
+def _merge_censuses(args: argparse.Namespace, only_censuses: bool) -> int:
+    """The fuzz censuses of `fuzz --shard K/N --census FILE` into the census of the whole run."""
+    from studcheck.fuzz.census import CensusError, merge_censuses, write_census
+
+    if not only_censuses:
+        print("studcheck merge: some files are fuzz censuses and some are not: merge files of one kind", file=sys.stderr)
+        return EXIT_CONFIG
+    if args.junit:
+        print("studcheck merge: --junit is for run reports; a fuzz census has no cases", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        merged = merge_censuses(args.reports)
+        write_census(args.output, merged)
+    except CensusError as exc:
+        print(f"studcheck merge: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except OSError as exc:
+        print(f"studcheck merge: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return EXIT_CONFIG
+    count, indexes = int(merged["shards"]["count"]), list(merged["shards"]["indexes"])
+    missing = [index for index in range(1, count + 1) if index not in indexes]
+    print(f"merged {len(args.reports)} fuzz census{'' if len(args.reports) == 1 else 'es'} into {args.output}: "
+          f"{merged['hands']} hands, {len(merged['signatures'])} signature{'' if len(merged['signatures']) == 1 else 's'}, "
+          f"shards {', '.join(map(str, indexes))} of {count}"
+          + (f" (missing: {', '.join(map(str, missing))})" if missing else ""))
+    return EXIT_OK
 
 
 def merge_files(paths: Sequence[Path]) -> Merged:

@@ -8,7 +8,8 @@ Measures (docs/benchmarks.md explains each row and its target):
   1. evaluations/s of 7-card high, Razz and 8-or-better hands vs PokerKit (winners cross-checked);
   2. complete random 6-handed fixed-limit hands/s in process, random actions and nobody folding;
   3. the case suite through the protocol vs in process (wall time);
-  4. fuzz hands/s through the protocol (when `studcheck fuzz` exists).
+  4. fuzz hands/s through the protocol, as a share of the fuzzer alone (an engine answering at once);
+  5. --jobs 2 against --jobs 1: (a) the whole suite, start-up included; (b) fuzz hands/s.
 
 Exit code 0 when the run completed, 1 when the two libraries disagreed on a winner or an engine
 lost chips (the numbers are then void), 2 on usage errors. A missed speed target is not a failure
@@ -133,6 +134,10 @@ def measure(config: Config, *, progress: bool = True) -> list[Row]:
     # The strictest reading of "PokerKit's hand rate": its fastest variant.
     say("fuzzing through the protocol")
     rows.append(bench_commands.fuzz_row(config.commands, max(pokerkit_random, default=None), config.hands.seed))
+    if progress:
+        print("measuring --jobs 2 against --jobs 1 (run, fuzz) ...", file=sys.stderr)
+    rows.append(bench_commands.run_jobs_row(config.commands))
+    rows.append(bench_commands.fuzz_jobs_row(config.commands, config.hands.seed))
     return rows
 
 
@@ -154,9 +159,9 @@ def table(rows: Sequence[Row]) -> str:
     """A Markdown table (readable on a terminal too)."""
     head = "| # | measurement | unit | studcheck | reference | ratio | target | verdict | notes |"
     lines = [head, "|---|---|---|--:|--:|--:|---|---|---|"]
-    groups = {"eval": "1", "hands": "2", "suite": "3", "fuzz": "4"}
+    groups = {"eval": "1", "hands": "2", "suite": "3", "fuzz": "4", "jobs.run": "5a", "jobs.fuzz": "5b"}
     for row in rows:
-        group = groups[row.key.split(".")[0]]
+        group = groups[row.key] if row.key in groups else groups[row.key.split(".")[0]]
         if row.key.startswith("hands."):
             group += "a" if ".random." in row.key else "b"
         reference = _number(row.other, row.unit) + ("" if row.other is None else f" ({row.other_name})")

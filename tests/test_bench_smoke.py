@@ -41,7 +41,7 @@ def test_quick_path_on_tiny_sizes(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     assert run.run(config, quick=True, json_path=out, progress=False) == 0
     rows = {row["key"]: row for row in json.loads(out.read_text(encoding="utf-8"))["rows"]}
-    assert {"eval.high", "eval.razz", "eval.low8", "suite", "fuzz"} <= set(rows)
+    assert {"eval.high", "eval.razz", "eval.low8", "suite", "fuzz", "jobs.run", "jobs.fuzz"} <= set(rows)
     assert {f"hands.{w}.{v}" for w in ("random", "nofold") for v in ("stud_high", "razz", "stud_hilo8")} <= set(rows)
     for kind in ("high", "razz", "low8"):
         assert rows[f"eval.{kind}"]["extra"]["disagreements"] == 0
@@ -49,6 +49,8 @@ def test_quick_path_on_tiny_sizes(tmp_path: Path) -> None:
     # With nobody folding, all six players reach showdown and each shows once.
     assert rows["hands.nofold.razz"]["extra"]["studcheck_showdown_actions_per_hand"] == 6
     assert rows["suite"]["extra"]["exit_codes"] == {"in_process": 0, "protocol": 0}
+    assert rows["jobs.run"]["verdict"] != "WRONG" and rows["jobs.fuzz"]["verdict"] != "WRONG"
+    assert rows["fuzz"]["other"] == rows["fuzz"]["extra"]["fuzzer_alone_hands_per_s"]  # row 4's ratio is to the ceiling
     # The ceilings that put the targets in context are measured, not assumed.
     assert rows["fuzz"]["extra"]["exit_code"] == 0 and rows["fuzz"]["extra"]["fuzzer_alone_hands_per_s"] > 0
     assert all(rows[f"hands.random.{v}"]["extra"].get("no_op_engine_hands_per_s", 0) > 0

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bench_common import Row, Verdict, at_least, best_of, best_of_pair
+from bench_common import Row, at_least, best_of, best_of_pair
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand
 from studcheck.engine.state import LegalAction
@@ -28,7 +28,10 @@ PLAYERS = 6
 STACK = 200
 STAKES = Stakes(ante=1, bring_in=2, small_bet=5, big_bet=10)
 SEATS = tuple(SeatSetup(seat=seat, stack=STACK) for seat in range(1, PLAYERS + 1))
-TARGET = 30.0
+#: in-process hands as a share of the same loop driving a no-op engine (issue 15: the rates of
+#: 2026-11, about 19% pure and 38% compiled, are the floor: no regression)
+CEILING_SHARE = 0.19
+CEILING_SHARE_COMPILED = 0.38
 _WAGERS = frozenset({ActionType.COMPLETE, ActionType.BET, ActionType.RAISE})
 
 
@@ -246,29 +249,42 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
     def ours() -> Tally:
         return _run_studcheck(variant, count, seeds.next("studcheck"), allow_fold)
 
-    if variant not in games:
+    if variant in games:
+        game = games[variant]
+        pk_count = max(1, config.pokerkit_hands // divisor)
+        _run_pokerkit(game, automations, max(1, pk_count // 10), config.seed - 1, allow_fold)  # warm-up
+        (seconds, tally), (pk_seconds, theirs) = best_of_pair(
+            ours, lambda: _run_pokerkit(game, automations, pk_count, seeds.next("pokerkit"), allow_fold), config.repeat
+        )
+        pk_rate: float | None = pk_count / pk_seconds
+        versus = f" vs PokerKit {theirs.actions / pk_count:.1f}"
+    else:
         seconds, tally = best_of(ours, config.repeat)
-        why = "PokerKit not installed" if not games else "PokerKit has no game for this variant"
-        return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=count / seconds,
-                   other=None, target=f">= {TARGET:g}x", verdict=Verdict.SKIP,
-                   note=f"{_note(tally)}; {why}", extra=_extra(tally))
-    game = games[variant]
-    pk_count = max(1, config.pokerkit_hands // divisor)
-    _run_pokerkit(game, automations, max(1, pk_count // 10), config.seed - 1, allow_fold)  # warm-up
-    (seconds, tally), (pk_seconds, theirs) = best_of_pair(
-        ours, lambda: _run_pokerkit(game, automations, pk_count, seeds.next("pokerkit"), allow_fold), config.repeat
-    )
-    rate, pk_rate = count / seconds, pk_count / pk_seconds
-    ratio = rate / pk_rate
+        pk_rate, pk_count = None, 0
+        versus = "; PokerKit not installed" if not games else "; PokerKit has no game for this variant"
+    rate = count / seconds
     decisions = round((tally.actions + tally.showdown) / tally.hands)
     no_op_seconds, _ = best_of(lambda: _run_no_op(decisions, count, seeds.next("no-op")), config.repeat)
     no_op_rate = count / no_op_seconds
-    extra = _extra(tally) | {"pokerkit_hands": pk_count, "pokerkit_actions_per_hand": theirs.actions / pk_count,
-                             "no_op_engine_hands_per_s": no_op_rate}
-    return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=rate, other=pk_rate,
-               ratio=ratio, target=f">= {TARGET:g}x", verdict=at_least(ratio, TARGET),
-               note=f"{_note(tally)} vs PokerKit {theirs.actions / pk_count:.1f}; this loop with a no-op engine: "
-                    f"{no_op_rate:,.0f}/s = {no_op_rate / pk_rate:.0f}x", extra=extra)
+    share = rate / no_op_rate
+    target = CEILING_SHARE_COMPILED if compiled() else CEILING_SHARE
+    extra = _extra(tally) | {"no_op_engine_hands_per_s": no_op_rate, "pokerkit_hands_per_s": pk_rate}
+    if pk_rate is not None:
+        extra |= {"pokerkit_hands": pk_count, "pokerkit_actions_per_hand": theirs.actions / pk_count,
+                  "x_pokerkit": rate / pk_rate}
+        versus += f"; {rate / pk_rate:.1f}x PokerKit ({pk_rate:,.0f}/s)"
+    return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=rate, other=no_op_rate,
+               other_name="no-op engine", ratio=share, target=f">= {target:g}x the no-op ceiling",
+               verdict=at_least(share, target), note=f"{_note(tally)}{versus}", extra=extra)
+
+
+def compiled() -> bool:
+    """Is the engine the mypyc build (`STUDCHECK_COMPILE=1`)? Its ceiling share is twice the pure one."""
+    import importlib.machinery
+
+    import studcheck.engine.state as state
+
+    return isinstance(state.__spec__.loader, importlib.machinery.ExtensionFileLoader)
 
 
 class _Seeds:

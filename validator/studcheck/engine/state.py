@@ -7,6 +7,7 @@ changes, so a refused action leaves the hand exactly as it was.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +22,7 @@ from studcheck.engine.errors import IllegalAction, Reason
 from studcheck.rules import (
     AMOUNT_ACTIONS,
     ActionType,
+    Betting,
     HeadsUp,
     Options,
     SeatSetup,
@@ -56,25 +58,37 @@ class Action:
 
 @dataclass(frozen=True, kw_only=True)
 class LegalAction:
+    """One legal action; a pot/no-limit wager allows every amount from `amount` to `top`."""
+
     action: ActionType
     amount: int | None = None
+    top: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         if self.amount is None:
             return {"action": self.action.value}
+        if self.top is not None:
+            return {"action": self.action.value, "amount": self.amount, "min": self.amount, "max": self.top}
         return {"action": self.action.value, "amount": self.amount}
 
+    def allows(self, amount: int | None) -> bool:
+        """`amount` is this action's amount, or inside its range."""
+        if self.top is None or amount is None or isinstance(amount, bool):
+            return amount == self.amount
+        assert self.amount is not None
+        return self.amount <= amount <= self.top
+
 
 @lru_cache(maxsize=4096)
-def _legal(kind: ActionType, amount: int | None) -> LegalAction:
+def _legal(kind: ActionType, amount: int | None, top: int | None = None) -> LegalAction:
     """Legal actions are immutable values: share them instead of building new ones each step."""
-    return LegalAction(action=kind, amount=amount)
+    return LegalAction(action=kind, amount=amount, top=top)
 
 
 @lru_cache(maxsize=4096)
-def _legal_list(pairs: tuple[tuple[ActionType, int | None], ...]) -> tuple[LegalAction, ...]:
+def _legal_list(pairs: tuple[tuple[ActionType, int | None, int | None], ...]) -> tuple[LegalAction, ...]:
     """Whole legal lists repeat too (fold, call 5, raise 10): one cache look-up per decision."""
-    return tuple([_legal(kind, amount) for kind, amount in pairs])
+    return tuple([_legal(kind, amount, top) for kind, amount, top in pairs])
 
 
 # The JSON names of action kinds and streets; a dict look-up is cheaper than the `.value` property.
@@ -184,9 +198,11 @@ class Hand:
             "street": _STREET_TEXT[self.street],
             "to_act": self.to_act,
             "legal": [
-                {"action": _KIND_TEXT[la.action]} if la.amount is None else {"action": _KIND_TEXT[la.action], "amount": la.amount}
+                {"action": _KIND_TEXT[la.action]} if la.amount is None
+                else {"action": _KIND_TEXT[la.action], "amount": la.amount} if la.top is None
+                else la.to_json()
                 for la in self.legal_actions()
-            ],  # LegalAction.to_json, inlined
+            ],  # LegalAction.to_json, inlined for the usual entries
             "seats": rows,
             "community": self.community.text if self.community else None,
             "pots": [] if over else self._snapshot_pots(all_in_count),
@@ -240,6 +256,8 @@ class Hand:
             for legal in self.legal_actions():
                 if legal.action is kind and (legal.amount == amount or (amount is None and kind is _CALL)):
                     return legal
+                if legal.top is not None and legal.action is kind and legal.allows(amount):
+                    return _legal(kind, amount)
         return self._check_fully(action)
 
     def _check_fully(self, action: Action) -> LegalAction:
@@ -263,7 +281,9 @@ class Hand:
         for candidate in same_kind:
             if candidate.amount == action.amount:
                 return candidate
-        allowed = " or ".join(str(la.amount) for la in same_kind)
+            if candidate.allows(action.amount):
+                return _legal(candidate.action, action.amount)
+        allowed = " or ".join(_amount_text(la) for la in same_kind)
         raise IllegalAction(
             Reason.INVALID_AMOUNT,
             f"{action.action.value} to {action.amount} is not allowed; the amount must be {allowed}",
@@ -281,7 +301,7 @@ class Hand:
 
     @staticmethod
     def _refusal_message(kind: ActionType, legal: Sequence[LegalAction]) -> str:
-        listed = ", ".join(f"{la.action.value} {la.amount}" if la.amount is not None else la.action.value for la in legal)
+        listed = ", ".join(f"{la.action.value} {_amount_text(la)}" if la.amount is not None else la.action.value for la in legal)
         return f"{kind.value} is not allowed now; legal: {listed}"
 
     # --- antes and dealing --------------------------------------------------------------------
@@ -372,8 +392,13 @@ class Hand:
             cap=1 + options.max_raises,
             heads_up=options.heads_up,
             began_heads_up=bettors == 2 and options.heads_up is HeadsUp.ROUND_BEGINS,
-            double=double,
+            double=double and not options.big_bet,
         )
+        if options.big_bet:  # BIGBET.NO-CAP; the minimum bet is the bring-in (BIGBET.MIN-BET)
+            self.round.big_bet = True
+            self.round.pot_limit = options.betting is Betting.POT_LIMIT
+            self.round.cap = sys.maxsize
+            self.round.raise_size = stakes.bring_in
         for seat in self._seat_list:
             seat.committed = 0
             seat.acted_at = None
@@ -544,6 +569,10 @@ class Hand:
     def _hand_cards(self) -> dict[int, list[Card]]:
         extra = [self.community] if self.community is not None else []
         return {seat: s.down + s.up + extra for seat, s in self.seats.items()}
+
+
+def _amount_text(legal: LegalAction) -> str:
+    return str(legal.amount) if legal.top is None else f"from {legal.amount} to {legal.top}"
 
 
 def _validate_deck(deck: Sequence[Card], remade_stub: Sequence[Card] | None) -> None:

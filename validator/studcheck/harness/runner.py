@@ -21,7 +21,7 @@ from studcheck.cases.model import Case, Step, StepKind
 from studcheck.harness.compare import Mismatch, compare_final, compare_state, diff_json
 from studcheck.protocol.client import EngineClient, EngineError, Pending, Stopped, Unsolicited
 from studcheck.protocol.messages import EngineInfo, ErrorReason, RequestType
-from studcheck.rules import Options, Variant
+from studcheck.rules import LATE_OPTIONS, Options, Variant
 
 MAX_RESTART_FAILURES = 3
 NOT_RUN = "not run"  # the step_text of a case a signal or the deadline kept from running
@@ -117,7 +117,11 @@ def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None
     if variant in known and not info.supports_variant(variant):
         raise NotApplicable(f"the engine does not support the variant {variant}")
     chosen: dict[str, Any] = {}
-    for name, default in (defaults or Options()).to_json().items():
+    base = (defaults or Options()).to_json()
+    late = {name: default for name, default in LATE_OPTIONS.items() if name not in base}
+    for name, default in {**base, **late}.items():
+        if name in late and case.options.get(name, default) == default:
+            continue  # an option added after v1 goes out only when it is not its default
         if name in case.options:
             value = case.options[name]
             if not info.supports(name, value):

@@ -17,19 +17,23 @@ from hypothesis import strategies as st
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand, IllegalAction
 from studcheck.engine.showdown import build_pots
-from studcheck.rules import ACTION_ORDER, PROFILES, ActionType, SeatSetup, Stakes, Variant
+from studcheck.engine.state import LegalAction
+from studcheck.rules import ACTION_ORDER, PROFILES, ActionType, Betting, SeatSetup, Stakes, Variant
 
-MAX_STEPS = 400  # far above the longest possible hand (8 seats, 5 capped rounds, showdown)
+# Above the longest possible hand: every bet, raise or call moves at least one chip (8 stacks of at
+# most 150: at most 1200 each), plus checks, folds and showdown actions (5 x 8 + 8 + 8).
+MAX_STEPS = 2 * 8 * 150 + 60
 MAX_WRONG = 60  # deliberately wrong actions tried per hand (they must not count as steps)
 
 
 @st.composite
 def tables(draw: st.DrawFn) -> dict[str, Any]:
     variant = draw(st.sampled_from(list(Variant)))
-    options = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
-    if draw(st.booleans()):
-        from dataclasses import replace
+    from dataclasses import replace
 
+    options = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
+    options = replace(options, betting=draw(st.sampled_from(list(Betting))))
+    if draw(st.booleans()):
         options = replace(options, rake_percent=draw(st.integers(0, 10)), rake_cap=draw(st.integers(0, 5)))
     small = draw(st.integers(2, 10))
     stakes = Stakes(
@@ -74,8 +78,18 @@ def _pots_by_definition(hand: Hand) -> list[dict[str, Any]]:
 def _wrong_actions(hand: Hand, draw: st.DrawFn) -> Action:
     seat = draw(st.sampled_from([*hand.seats, 9, 0]))
     kind = draw(st.sampled_from(list(ActionType)))
-    amount = draw(st.one_of(st.none(), st.integers(-1, 400)))
+    # Just outside every listed amount or range too: the boundaries are where engines go wrong.
+    near = sorted({bound + step for la in hand.legal_actions() for bound in (la.amount, la.top) if bound is not None
+                   for step in (-1, 1)})
+    amount = draw(st.one_of(st.none(), st.integers(-1, 400), st.sampled_from(near or [0])))
     return Action(seat=seat, action=kind, amount=amount)
+
+
+def _amount(choice: LegalAction, draw: st.DrawFn) -> int | None:
+    """A pot/no-limit range's bounds or any amount between them; else the listed amount."""
+    if choice.top is None or choice.amount is None:
+        return choice.amount
+    return draw(st.one_of(st.sampled_from([choice.amount, choice.top]), st.integers(choice.amount, choice.top)))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,7 +111,7 @@ def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataOb
             wrong_tries += 1
             wrong = _wrong_actions(hand, data.draw)
             listed = wrong.seat == hand.to_act and any(
-                la.action is wrong.action and (la.amount == wrong.amount or (wrong.amount is None and la.action is ActionType.CALL))
+                la.action is wrong.action and (la.allows(wrong.amount) or (wrong.amount is None and la.action is ActionType.CALL))
                 for la in legal
             )
             if not listed:
@@ -114,8 +128,9 @@ def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataOb
                 continue
         steps += 1
         choice = data.draw(st.sampled_from(legal))
-        history.append(f"{hand.street.value}: {hand.to_act} {choice.action.value} {choice.amount}")
-        hand.apply(Action(seat=hand.to_act or 0, action=choice.action, amount=choice.amount))
+        amount = _amount(choice, data.draw)
+        history.append(f"{hand.street.value}: {hand.to_act} {choice.action.value} {amount}")
+        hand.apply(Action(seat=hand.to_act or 0, action=choice.action, amount=amount))
         assert _chips(hand) == start_chips
         snapshot = hand.snapshot()
         assert json.loads(json.dumps(snapshot)) == snapshot, "a snapshot must be plain JSON (lists, string keys)"

@@ -118,3 +118,33 @@ def test_big_bet_cases_pass_on_the_reference_through_the_protocol() -> None:
         client.stop()
     failed = [(verdict.case_id, verdict.message) for verdict in verdicts if verdict.outcome is not Outcome.PASS]
     assert not failed
+
+
+@pytest.mark.parametrize(("declared", "ranges"), [(None, []), (["fixed_limit", "pot_limit"], ["4..9"]),
+                                                  (["no_limit", "pot_limit"], ["4..9", "4..99"])])
+def test_smoke_checks_a_range_only_for_the_structures_an_engine_declares(declared: list[str] | None,
+                                                                         ranges: list[str]) -> None:
+    from studcheck.harness.smoke import run_smoke
+
+    engine = V1Server(declared)
+    result = run_smoke(EngineClient(lambda: InProcessTransport(lambda: engine)), lambda text: None)
+    assert result.ok
+    assert [line.split("raise to ")[1].split(":")[0] for line in result.lines if "may raise to" in line] == ranges
+    first = next(request for request in engine.requests if request.get("label") == "SMOKE-1")
+    assert set(first["options"]) == V1_OPTIONS
+
+
+def test_smoke_fails_an_engine_whose_range_is_wrong() -> None:
+    from studcheck.harness.smoke import run_smoke
+
+    class Narrow(V1Server):
+        def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+            response = super().handle(request)
+            for entry in (response.get("state") or {}).get("legal", []):
+                if "max" in entry:
+                    entry["max"] -= 1  # the pot counted without the bring-in, say
+            return response
+
+    result = run_smoke(EngineClient(lambda: InProcessTransport(lambda: Narrow(["pot_limit"]))), lambda text: None)
+    assert not result.ok
+    assert any(line.startswith("FAILED the next player may raise to 4..9") for line in result.lines)

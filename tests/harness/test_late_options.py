@@ -103,9 +103,11 @@ def test_big_bet_options_go_out_only_to_an_engine_that_declared_them() -> None:
     options = choose_options(case, big)
     assert options["betting"] == "pot_limit"
     assert new_hand_fields(case, options)["options"]["betting"] == "pot_limit"
-    # A fixed-limit case still goes out without `betting` to that engine.
+    # A fixed-limit case still goes out without `betting` to an engine that plays both.
     plain = next(case for case in CASES if not case.options and case.new_hand is None)
-    assert set(choose_options(plain, big)) == V1_OPTIONS
+    both = EngineInfo(name="both", version="1", variants=fixed.variants,
+                      options={**fixed.options, "betting": ["fixed_limit", "pot_limit"]})
+    assert set(choose_options(plain, both)) == V1_OPTIONS
 
 
 def test_big_bet_cases_pass_on_the_reference_through_the_protocol() -> None:
@@ -148,3 +150,16 @@ def test_smoke_fails_an_engine_whose_range_is_wrong() -> None:
     result = run_smoke(EngineClient(lambda: InProcessTransport(lambda: Narrow(["pot_limit"]))), lambda text: None)
     assert not result.ok
     assert any(line.startswith("FAILED the next player may raise to 4..9") for line in result.lines)
+
+
+def test_a_case_that_does_not_name_a_late_option_is_played_at_its_default_whatever_the_profile() -> None:
+    from studcheck.rules import Betting, Options
+
+    plain = next(case for case in CASES if not case.options and case.new_hand is None)
+    everything = EngineInfo(name="ref", version="1", variants=("stud_high", "razz", "stud_hilo8"),
+                            options=Server().handle({"type": "hello", "seq": 1, "protocol": 1, "harness": "t"})["options"])
+    assert "betting" not in choose_options(plain, everything, Options(betting=Betting.NO_LIMIT))
+    only_big = EngineInfo(name="big", version="1", variants=everything.variants,
+                          options={**everything.options, "betting": ["pot_limit"]})
+    with pytest.raises(NotApplicable, match="betting=fixed_limit"):
+        choose_options(plain, only_big)

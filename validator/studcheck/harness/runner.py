@@ -116,12 +116,18 @@ def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None
     known = {v.value for v in Variant}
     if variant in known and not info.supports_variant(variant):
         raise NotApplicable(f"the engine does not support the variant {variant}")
+    late: dict[str, Any] = {}
+    for name, default in LATE_OPTIONS.items():
+        # A case that does not name a late option is played at its default, whatever the profile
+        # (every case written before it existed assumes it), and only other values go out.
+        value = case.options.get(name, default)
+        if not info.supports(name, value):
+            raise NotApplicable(f"the engine does not support {name}={_json(value)}")
+        if value != default:
+            late[name] = value
     chosen: dict[str, Any] = {}
-    base = (defaults or Options()).to_json()
-    late = {name: default for name, default in LATE_OPTIONS.items() if name not in base}
-    for name, default in {**base, **late}.items():
-        if name in late and case.options.get(name, default) == default:
-            continue  # an option added after v1 goes out only when it is not its default
+    base = {name: value for name, value in (defaults or Options()).to_json().items() if name not in LATE_OPTIONS}
+    for name, default in base.items():
         if name in case.options:
             value = case.options[name]
             if not info.supports(name, value):
@@ -134,6 +140,7 @@ def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None
             if not values:
                 raise NotApplicable(f"the engine declares no supported value for option {name}")
             chosen[name] = values[0]
+    chosen.update(late)
     return chosen
 
 

@@ -267,19 +267,17 @@ def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[Sea
 
 
 def _apply_big_wager(seat: SeatState, round_: Round, amount: int) -> None:
-    """Pot/no-limit: a wager adding at least the last full bet or raise is full, sets the new
-    minimum raise and reopens the betting for everyone; a shorter (all-in) one only raises the
-    level (BIGBET.FULL-RAISE: the half-bet rule is for limit poker only)."""
+    """Pot/no-limit: a wager adding at least the last full bet or raise is full and its size is the
+    new minimum raise; a shorter (all-in) one only raises the level (BIGBET.FULL-RAISE: the
+    half-bet rule is for limit poker only).
+
+    Nothing else is counted: there is no cap, and whom a wager reopens the betting for follows from
+    the level alone (_reopened: a full raise since a seat acted lifts the level by at least the raise
+    size over what it matched), so the fixed-limit counters stay unused.
+    """
     _pay_to(seat, amount)
-    increment = amount - round_.level
-    if increment >= round_.raise_size:
-        round_.raise_size = increment
-        round_.full_level = amount
-        round_.wagers += 1
-        round_.reopening += 1
-    round_.level = max(round_.level, amount)
-    round_.wager_level = round_.level
-    round_.aggressor = seat.seat
+    round_.raise_size = max(round_.raise_size, amount - round_.level)
+    round_.level = amount  # every listed target is above the level
     _acted(seat, round_)
 
 

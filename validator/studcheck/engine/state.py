@@ -256,9 +256,7 @@ class Hand:
             for legal in self.legal_actions():
                 if legal.action is kind and (legal.amount == amount or (amount is None and kind is _CALL)):
                     return legal
-                if legal.top is not None and legal.action is kind and legal.allows(amount):
-                    return _legal(kind, amount)
-        return self._check_fully(action)
+        return self._check_fully(action)  # also every amount of a range but its lowest
 
     def _check_fully(self, action: Action) -> LegalAction:
         """Every check in the order of the reason codes: the first that fails names the refusal."""

@@ -113,3 +113,12 @@ def test_serve_reads_an_absent_betting_as_fixed_limit_and_refuses_an_unknown_one
     assert big["ok"]
     wrong = server.handle(_new_hand({**Options().to_json(), "betting": "spread_limit"}))
     assert not wrong["ok"] and wrong["error"]["reason"] == "bad_request"
+
+
+@pytest.mark.parametrize(("entry", "valid"), [
+    ({"action": "raise", "amount": 4, "min": 4, "max": 9}, True),
+    ({"action": "fold", "min": 1, "max": 2}, False),
+    ({"action": "check", "max": 2}, False),
+])
+def test_the_schema_allows_a_range_only_on_an_action_with_an_amount(entry: dict[str, Any], valid: bool) -> None:
+    assert (schema_problem("legal_action", entry) is None) is valid

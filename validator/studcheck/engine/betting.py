@@ -300,7 +300,7 @@ def apply_check(seat: SeatState, round_: Round) -> None:
 def _acted(seat: SeatState, round_: Round) -> None:
     committed = seat.committed
     if round_.big_bet:  # the bring-in is the opening bet: posting it is acting at its level
-        seat.acted_at = min(committed, round_.level)
+        seat.acted_at = committed  # never above the level; below it only all-in, never asked again
     else:
         seat.acted_at = committed if committed <= round_.wager_level else round_.wager_level
     seat.acted_after = round_.reopening

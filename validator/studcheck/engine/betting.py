@@ -206,10 +206,7 @@ def wager_range(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> t
         for other in seats:
             middle += other.total
         high = min(most, 2 * level - seat.committed + middle)
-    low = level + round_.raise_size
-    if low > high:
-        low = high
-    return low, high
+    return min(level + round_.raise_size, high), high
 
 
 def legal_actions(

@@ -111,7 +111,8 @@ def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataOb
             wrong_tries += 1
             wrong = _wrong_actions(hand, data.draw)
             listed = wrong.seat == hand.to_act and any(
-                la.action is wrong.action and (la.allows(wrong.amount) or (wrong.amount is None and la.action is ActionType.CALL))
+                la.action is wrong.action
+                and (la.amount == wrong.amount or la.allows(wrong.amount) or (wrong.amount is None and la.action is ActionType.CALL))
                 for la in legal
             )
             if not listed:

@@ -78,9 +78,9 @@ class Round:
     # Pot-limit and no-limit (BIGBET.*): no cap, no double bet, no completion. `raise_size` is the
     # size of the last full bet or raise (the bring-in until someone bets or raises): the minimum
     # raise increment, and what a wager must add to be full and reopen the betting.
-    big_bet: bool = False
-    pot_limit: bool = False
-    raise_size: int = 0
+    big_bet: bool
+    pot_limit: bool
+    raise_size: int
 
 
 # (kind, amount, top): `top` is None except for a pot/no-limit wager, whose legal amounts are the

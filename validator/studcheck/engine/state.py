@@ -72,10 +72,10 @@ class LegalAction:
         return {"action": self.action.value, "amount": self.amount}
 
     def allows(self, amount: int | None) -> bool:
-        """`amount` is this action's amount, or inside its range."""
-        if self.top is None or amount is None or isinstance(amount, bool):
-            return amount == self.amount
-        assert self.amount is not None
+        """`amount` (a whole number, not a bool) is inside this pot/no-limit range; False for a
+        fixed amount, which is compared as it is."""
+        if self.top is None or self.amount is None or type(amount) is not int:
+            return False
         return self.amount <= amount <= self.top
 
 
@@ -254,9 +254,9 @@ class Hand:
         if action.seat == self.to_act and self.street is not _COMPLETE:
             kind, amount = action.action, action.amount
             for legal in self.legal_actions():
-                if legal.action is kind and (legal.amount == amount or (amount is None and kind is _CALL)):
+                if legal.action is kind and legal.top is None and (legal.amount == amount or (amount is None and kind is _CALL)):
                     return legal
-        return self._check_fully(action)  # also every amount of a range but its lowest
+        return self._check_fully(action)  # also every amount of a pot/no-limit range
 
     def _check_fully(self, action: Action) -> LegalAction:
         """Every check in the order of the reason codes: the first that fails names the refusal."""
@@ -276,9 +276,8 @@ class Hand:
             return same_kind[0]
         if action.amount is None and action.action is ActionType.CALL:
             return same_kind[0]
+        # A listed fixed amount never gets here (_check returns it); only a range can still match.
         for candidate in same_kind:
-            if candidate.amount == action.amount:
-                return candidate
             if candidate.allows(action.amount):
                 return _legal(candidate.action, action.amount)
         allowed = " or ".join(_amount_text(la) for la in same_kind)
@@ -387,16 +386,14 @@ class Hand:
             small=stakes.small_bet,
             big=stakes.big_bet,
             unit=stakes.small_bet if street in SMALL_BET_STREETS else stakes.big_bet,
-            cap=1 + options.max_raises,
+            cap=sys.maxsize if options.big_bet else 1 + options.max_raises,  # BIGBET.NO-CAP
             heads_up=options.heads_up,
             began_heads_up=bettors == 2 and options.heads_up is HeadsUp.ROUND_BEGINS,
             double=double and not options.big_bet,
+            big_bet=options.big_bet,
+            pot_limit=options.betting is Betting.POT_LIMIT,
+            raise_size=stakes.bring_in,  # the minimum bet in pot and no limit (BIGBET.MIN-BET)
         )
-        if options.big_bet:  # BIGBET.NO-CAP; the minimum bet is the bring-in (BIGBET.MIN-BET)
-            self.round.big_bet = True
-            self.round.pot_limit = options.betting is Betting.POT_LIMIT
-            self.round.cap = sys.maxsize
-            self.round.raise_size = stakes.bring_in
         for seat in self._seat_list:
             seat.committed = 0
             seat.acted_at = None

@@ -254,9 +254,9 @@ class Hand:
         if action.seat == self.to_act and self.street is not _COMPLETE:
             kind, amount = action.action, action.amount
             for legal in self.legal_actions():
-                if legal.action is kind and legal.top is None and (legal.amount == amount or (amount is None and kind is _CALL)):
+                if legal.action is kind and (legal.amount == amount or (amount is None and kind is _CALL)):
                     return legal
-        return self._check_fully(action)  # also every amount of a pot/no-limit range
+        return self._check_fully(action)  # also every amount of a pot/no-limit range but its lowest
 
     def _check_fully(self, action: Action) -> LegalAction:
         """Every check in the order of the reason codes: the first that fails names the refusal."""
@@ -276,10 +276,11 @@ class Hand:
             return same_kind[0]
         if action.amount is None and action.action is ActionType.CALL:
             return same_kind[0]
-        # A listed fixed amount never gets here (_check returns it); only a range can still match.
         for candidate in same_kind:
             if candidate.allows(action.amount):
                 return _legal(candidate.action, action.amount)
+            if candidate.amount == action.amount:
+                return candidate
         allowed = " or ".join(_amount_text(la) for la in same_kind)
         raise IllegalAction(
             Reason.INVALID_AMOUNT,

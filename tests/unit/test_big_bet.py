@@ -1,7 +1,7 @@
 """Pot limit and no limit in the engine's API and on the wire: what the case suite cannot express
 (the JSON shape of a range, the refusal's words, bools as amounts, the option's JSON form).
 
-The rules themselves are tested by cases/*/big-bet/ (spec/rules/15-betting-structures.md).
+The rules themselves are tested by cases/*/big-bet/ (spec/rules/16-betting-structures.md).
 """
 
 from __future__ import annotations

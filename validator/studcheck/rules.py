@@ -94,7 +94,7 @@ class ShowdownUnbet(str, Enum):
 
 
 class Betting(str, Enum):
-    """The betting structure (spec/rules/15-betting-structures.md)."""
+    """The betting structure (spec/rules/16-betting-structures.md)."""
 
     FIXED_LIMIT = "fixed_limit"
     POT_LIMIT = "pot_limit"

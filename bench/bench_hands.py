@@ -246,11 +246,12 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
     def ours() -> Tally:
         return _run_studcheck(variant, count, seeds.next("studcheck"), allow_fold)
 
-    if not games:
+    if variant not in games:
         seconds, tally = best_of(ours, config.repeat)
+        why = "PokerKit not installed" if not games else "PokerKit has no game for this variant"
         return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=count / seconds,
                    other=None, target=f">= {TARGET:g}x", verdict=Verdict.SKIP,
-                   note=f"{_note(tally)}; PokerKit not installed", extra=_extra(tally))
+                   note=f"{_note(tally)}; {why}", extra=_extra(tally))
     game = games[variant]
     pk_count = max(1, config.pokerkit_hands // divisor)
     _run_pokerkit(game, automations, max(1, pk_count // 10), config.seed - 1, allow_fold)  # warm-up

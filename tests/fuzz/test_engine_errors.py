@@ -17,9 +17,8 @@ import pytest
 import yaml
 
 from studcheck.cases.lint import lint_files
-from studcheck.fuzz.choosers import RandomChooser, hand_seed
 from studcheck.fuzz.play import Table
-from studcheck.fuzz.strategies import Capabilities, draw_setup
+from studcheck.fuzz.strategies import Capabilities, RandomChooser, draw_setup, hand_seed
 from studcheck.protocol.client import EngineClient, SubprocessTransport
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
@@ -75,7 +74,7 @@ def test_crash_writes_a_reproducer_that_run_replays_and_stops_the_run(tmp_path: 
     assert "  on the engine: error (crash: " in done.stdout
     assert lint_files([path])[1] == []
     case = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert case["generated"] is True and re.fullmatch(r"(SH|RZ|HL)-GEN-[0-9A-F]{8}", case["id"])
+    assert case["generated"] is True and re.fullmatch(r"(SH|RZ|HL|FS)-GEN-[0-9A-F]{8}", case["id"])
     last_act = [step for step in case["steps"] if "act" in step][-1]["act"]
     assert last_act.split()[1] == "raise", case["steps"]  # the request the engine died on is the last action
     assert "expect" in case["steps"][-1]

@@ -22,7 +22,7 @@ from studcheck.cases.lint import lint_files
 from studcheck.cases.load import load_case
 from studcheck.fuzz.commands import FuzzConfig, fuzz
 from studcheck.fuzz.known import load_known
-from studcheck.fuzz.wire import identical, shortcut_is_sound
+from studcheck.fuzz.play import identical, shortcut_is_sound
 from studcheck.harness.runner import Outcome, Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport
 
@@ -80,7 +80,7 @@ def test_planted_bug_is_found_shrunk_and_convicted(bug: str, tmp_path: Path) -> 
     path = written(lines)
     field, rule = SIGNS[bug]
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    assert re.fullmatch(r"(SH|RZ|HL)-GEN-[0-9A-F]{8}", data["id"])
+    assert re.fullmatch(r"(SH|RZ|HL|FS)-GEN-[0-9A-F]{8}", data["id"])
     assert data["generated"] is True and "generated" in data["tags"]
     assert f"{field}" in data["title"], data["title"]
     assert any(cited.startswith(rule) for cited in data["rules"][:3]), data["rules"]

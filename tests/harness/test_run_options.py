@@ -120,6 +120,7 @@ def test_smoke_passes_on_the_reference_engine(run_harness) -> None:  # type: ign
         ("not_json", 1, "the engine printed something that is not JSON on stdout: DEBUG dealing cards"),
         ("fails_to_start", 3, "cannot open config file"),
         ("wrong_rules", 0, "smoke test passed"),
+        ("five_card_only", 0, "ok     seat 1 (door card Kc) is to bring in"),
         ("sticky_refusal", 1, "FAILED the state is unchanged after the refused action"),
         ("wrong_seq", 1, "copy the `seq`"),
     ],

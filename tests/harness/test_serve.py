@@ -29,7 +29,7 @@ def test_hello_declares_every_option_and_variant() -> None:
     response = Server().handle({"type": "hello", "seq": 1, "protocol": 1, "harness": "test"})
     assert schema_problem("response_hello", response) is None
     assert response["protocol"] == 1 and response["seq"] == 1
-    assert sorted(response["variants"]) == ["razz", "stud_high", "stud_hilo8"]
+    assert sorted(response["variants"]) == ["five_card_stud", "razz", "stud_high", "stud_hilo8"]
     assert set(response["options"]) == set(Options().to_json()) | set(LATE_OPTIONS)
     assert response["options"]["betting"] == ["fixed_limit", "pot_limit", "no_limit"]
     assert response["options"]["rake_percent"] == "any"

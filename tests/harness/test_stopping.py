@@ -77,7 +77,7 @@ def assert_gone(pids: list[int]) -> None:
 def test_run_on_a_signal_ends_the_engine_group_and_closes_the_reports(tmp_path: Path, signum: int) -> None:
     command, pids = hanging_engine(tmp_path)
     report, junit = tmp_path / "report.jsonl", tmp_path / "junit.xml"
-    done, found = interrupt([*STUDCHECK, "run", "--engine", command, "--cases", str(CASES), "--no-progress",
+    done, found = interrupt([*STUDCHECK, "run", "--engine", command, "--cases", str(CASES), "--no-progress", "--jobs", "1",
                              "--report", str(report), "--junit", str(junit)], pids, signum, cwd=tmp_path)
     assert done.returncode == 128 + signum, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
@@ -91,6 +91,51 @@ def test_run_on_a_signal_ends_the_engine_group_and_closes_the_reports(tmp_path: 
     assert cases[1]["message"] == f"not run: interrupted by {name}"
     assert junit.read_text().count(f"interrupted by {name}") == 5
     assert f"interrupted by {name}: 1 case not finished, 4 not run; exit code {128 + signum}" in done.stderr
+
+
+def processes_mentioning(text: str) -> list[int]:
+    """The processes whose command line contains `text` (here: a test's own temporary directory)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text in entry.joinpath("cmdline").read_bytes().decode(errors="replace") and not gone(int(entry.name)):
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="finds the processes left through /proc")
+def test_run_with_jobs_on_sigterm_ends_every_worker_and_engine(tmp_path: Path) -> None:
+    """SIGTERM to the harness alone: its worker processes and all three engines end, the reports close."""
+    report = tmp_path / "report.jsonl"
+    command = [*STUDCHECK, "run", "--engine", engine("slow") + f" 2 {tmp_path}", "--cases", str(CASES), "--jobs", "3",
+               "--no-progress", "--report", str(report)]
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 30
+        while not (report.exists() and report.read_text()):  # the header: the first engine answered hello
+            assert process.poll() is None and time.monotonic() < end, process.communicate()
+            time.sleep(0.05)
+        time.sleep(1.0)  # the other two engines start and begin their cases
+        process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        out, err = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 143, out + err
+    assert time.monotonic() - signalled < 4, "the workers went on with their cases (each answer takes 2 s)"
+    assert "Traceback" not in err
+    end = time.monotonic() + 3
+    while processes_mentioning(str(tmp_path)) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert processes_mentioning(str(tmp_path)) == []
+    lines = read_report(report)
+    assert lines[-1]["interrupted"] == "SIGTERM"
+    cases = [line for line in lines if line["kind"] == "case"]
+    assert len(cases) == 5 and {line["problem"] for line in cases if line["outcome"] != "pass"} == {"interrupted"}
 
 
 def test_smoke_on_ctrl_c_ends_the_engine_group(tmp_path: Path) -> None:
@@ -134,7 +179,7 @@ def test_deadline_stops_the_case_in_progress_and_the_cases_left(run_harness, tmp
     report = tmp_path / "report.jsonl"
     started = time.monotonic()
     code, out, err = run_harness("run", "--engine", engine("slow") + " 0.4", "--cases", str(CASES), "--deadline", "1.5s",
-                                 "--report", str(report))
+                                 "--report", str(report), "--jobs", "1")  # one engine: one case in progress
     assert time.monotonic() - started < 5
     assert code == 1
     lines = read_report(report)
@@ -148,14 +193,32 @@ def test_deadline_stops_the_case_in_progress_and_the_cases_left(run_harness, tmp
     assert "1 case not finished, 4 not run; exit code 1" in err
 
 
+def test_deadline_with_jobs_stops_each_engine_in_its_case(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Two engines: up to two cases in progress when the deadline passes (the second engine may have
+    started late, or passed the one-request T-BRI-002 before it); every other case is not run."""
+    report = tmp_path / "report.jsonl"
+    started = time.monotonic()
+    code, out, err = run_harness("run", "--engine", engine("slow") + " 0.4", "--cases", str(CASES), "--deadline", "1.5s",
+                                 "--report", str(report), "--jobs", "2")
+    assert time.monotonic() - started < 5
+    assert code == 1
+    cases = [line for line in read_report(report) if line["kind"] == "case"]
+    assert cases[0]["message"] == "not finished: the run's deadline (1.5 s) passed during this case"
+    unfinished = [line for line in cases if line.get("message", "").startswith("not finished")]
+    not_run = [line for line in cases if line.get("message") == "not run: the run's deadline (1.5 s) passed"]
+    assert 1 <= len(unfinished) <= 2 and all(line["transcript"] for line in unfinished)
+    assert len(unfinished) + len(not_run) + sum(line["outcome"] == "pass" for line in cases) == 5
+    assert f"{len(unfinished)} case{'s' if len(unfinished) > 1 else ''} not finished, {len(not_run)} not run; exit code 1" in err
+
+
 def test_fuzz_deadline(tmp_path: Path) -> None:
-    command = [*STUDCHECK, "fuzz", "--engine", engine("slow") + " 0.2", "--hands", "100", "--deadline", "1",
-               "--out", str(tmp_path / "out"), "--no-progress"]
+    command = [*STUDCHECK, "fuzz", "--engine", engine("slow") + " 0.2", "--hands", "100", "--deadline", "3",
+               "--out", str(tmp_path / "out"), "--no-progress"]  # 3 s: a loaded machine starts Python slowly
     started = time.monotonic()
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=30)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "the run's deadline (1 s) passed; stopped after" in done.stdout
-    assert time.monotonic() - started < 10
+    assert "the run's deadline (3 s) passed; stopped after" in done.stdout
+    assert time.monotonic() - started < 15
 
 
 @pytest.mark.parametrize(("text", "seconds"), [("90", 90), ("90s", 90), ("10m", 600), ("1h30m", 5400), ("1.5m", 90), ("0.5", 0.5)])

@@ -18,17 +18,17 @@ from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand, IllegalAction
 from studcheck.engine.showdown import build_pots
 from studcheck.engine.state import LegalAction
-from studcheck.rules import ACTION_ORDER, PROFILES, ActionType, Betting, SeatSetup, Stakes, Variant
+from studcheck.rules import ACTION_ORDER, LAYOUTS, PROFILES, ActionType, Betting, SeatSetup, Stakes, Variant
 
-# Above the longest possible hand: every bet, raise or call moves at least one chip (8 stacks of at
-# most 150: at most 1200 each), plus checks, folds and showdown actions (5 x 8 + 8 + 8).
-MAX_STEPS = 2 * 8 * 150 + 60
+# Above the longest possible hand: every bet, raise or call moves at least one chip (10 stacks of
+# at most 150: at most 1500 each), plus checks, folds and showdown actions (5 x 10 + 10 + 10).
+MAX_STEPS = 2 * 10 * 150 + 70
 MAX_WRONG = 60  # deliberately wrong actions tried per hand (they must not count as steps)
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> dict[str, Any]:
-    variant = draw(st.sampled_from(list(Variant)))
+def tables(draw: st.DrawFn, variants: tuple[Variant, ...] = tuple(Variant)) -> dict[str, Any]:
+    variant = draw(st.sampled_from(variants))
     from dataclasses import replace
 
     options = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
@@ -42,8 +42,9 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
         small_bet=small,
         big_bet=draw(st.sampled_from([small, 2 * small])),
     )
-    count = draw(st.integers(2, 8))
-    numbers = sorted(draw(st.sets(st.integers(1, 8), min_size=count, max_size=count)))
+    most = LAYOUTS[variant].max_seats  # 8, five-card stud 10
+    count = draw(st.integers(2, most))
+    numbers = sorted(draw(st.sets(st.integers(1, most), min_size=count, max_size=count)))
     seats = [SeatSetup(seat=n, stack=draw(st.integers(1, 150))) for n in numbers]
     deck = draw(st.permutations(FULL_DECK))
     return {"variant": variant, "options": options, "stakes": stakes, "seats": seats, "deck": deck}
@@ -76,7 +77,7 @@ def _pots_by_definition(hand: Hand) -> list[dict[str, Any]]:
 
 
 def _wrong_actions(hand: Hand, draw: st.DrawFn) -> Action:
-    seat = draw(st.sampled_from([*hand.seats, 9, 0]))
+    seat = draw(st.sampled_from([*hand.seats, 11, 0]))
     kind = draw(st.sampled_from(list(ActionType)))
     # Just outside every listed amount or range too: the boundaries are where engines go wrong.
     near = sorted({bound + step for la in hand.legal_actions() for bound in (la.amount, la.top) if bound is not None
@@ -95,6 +96,22 @@ def _amount(choice: LegalAction, draw: st.DrawFn) -> int | None:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables(), data=st.data())
 def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataObject) -> None:
+    _play_and_check(table, data)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(variants=(Variant.FIVE_CARD_STUD,)), data=st.data())
+def test_five_card_stud_hands_keep_the_invariants(table: dict[str, Any], data: st.DataObject) -> None:
+    """Five-card stud on its own (up to 10 seats), so each run plays it often; plus its card counts."""
+    hand = _play_and_check(table, data)
+    for seat in hand.snapshot()["seats"]:
+        assert len(seat["down"]) == 1 and 1 <= len(seat["up"]) <= 4, f"FIVE.DEAL/FIVE.STREETS: {seat}"
+        if hand.showdown_order and not seat["folded"]:
+            community = 1 if hand.community is not None else 0
+            assert len(seat["down"]) + len(seat["up"]) + community == 5, f"FIVE.HAND: {seat}"
+
+
+def _play_and_check(table: dict[str, Any], data: st.DataObject) -> Hand:
     hand = Hand(**table)
     start_chips = sum(seat.stack for seat in table["seats"])
     assert _chips(hand) == start_chips
@@ -153,3 +170,4 @@ def test_random_hands_keep_the_invariants(table: dict[str, Any], data: st.DataOb
     returned = sum(result["returned"].values())
     assert sum(result["stacks"].values()) + result["rake"] == start_chips
     assert awarded + result["rake"] + returned >= 0
+    return hand

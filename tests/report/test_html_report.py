@@ -210,3 +210,21 @@ def test_a_run_cut_short_is_flagged(tmp_path: Path) -> None:
     assert [(source.engine, source.warning) for source in model.sources] == [
         ("alpha 1.0", ""), ("beta 2.0", "no footer: the run was cut short, these counts are partial")]
     assert "no footer: the run was cut short" in render_html(model)
+
+
+def test_cells_show_only_their_non_zero_counts(model: Model, page: tuple[str, _Page]) -> None:
+    html, _ = page
+    tie_suit = model.chapters[0].rows[1]  # alpha stud_high: SH-BRI-001 pass, SH-BRI-002 fail; beta: two passes
+    assert [cell.summary for cell in tie_suit.cells] == [((1, "pass"), (1, "fail")), (), ((2, "pass"),)]
+    assert '<a href="#case-c1-SH-BRI-002"><span class="n">1 pass</span> <span class="n">1 fail</span></a>' in html
+
+
+def test_chapters_in_the_order_of_their_numbers(tmp_path: Path) -> None:
+    """CARDS.NOTATION (00-conventions) comes after SETUP.* (01-setup) in rules.yaml, but its chapter is first."""
+    two = tmp_path / "two.jsonl"
+    lines = (HERE / "beta.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    two.write_text("".join(line.replace('"rules": ["BRING-IN.TIE.SUIT", "BRING-IN.CHOICE"]', '"rules": ["SETUP.DECK", "CARDS.NOTATION"]')
+                           for line in lines), encoding="utf-8")
+    model = build_model([read_report(two)], load_rules())
+    assert [chapter.doc for chapter in model.chapters] == [
+        "spec/rules/00-conventions.md", "spec/rules/01-setup-and-cards.md", "spec/rules/04-bring-in.md"]

@@ -122,7 +122,7 @@ def test_unknown_variant_with_unknown_prefix_lists_the_variants(tmp_path: Path) 
     path.write_text(GOOD.replace("SH-TEST-001", "XX-TEST-001").replace("stud_high", "seven_card"), encoding="utf-8")
     assert [(p.line, p.message) for p in lint([path])] == [
         (5, "variant: 'seven_card' is not a variant; the variants and their ID prefixes are stud_high (SH-...), "
-            "razz (RZ-...), stud_hilo8 (HL-...)")]
+            "razz (RZ-...), stud_hilo8 (HL-...), five_card_stud (FS-...)")]
 
 
 @pytest.mark.parametrize(

@@ -110,7 +110,8 @@ def test_schema_reasons_are_the_engine_reasons() -> None:
 
 def _rules() -> dict[str, RuleInfo]:
     return {
-        "A.ALL": RuleInfo(id="A.ALL", title="everywhere", variants=tuple(Variant)),
+        "A.ALL": RuleInfo(id="A.ALL", title="every seven-card game",
+                          variants=(Variant.STUD_HIGH, Variant.RAZZ, Variant.STUD_HILO8)),
         "B.RAZZ": RuleInfo(id="B.RAZZ", title="razz only", variants=(Variant.RAZZ,)),
     }
 

@@ -23,7 +23,7 @@ RULES_DIR = SPEC / "rules"
 ID_PATTERN = re.compile(r"^[A-Z0-9][A-Z0-9-]*(\.[A-Z0-9][A-Z0-9-]*)+$")
 #: A Markdown heading whose text carries a rule ID in backticks.
 HEADING_ID = re.compile(r"^#{1,6}\s.*?`([A-Z0-9][A-Z0-9-]*(?:\.[A-Z0-9][A-Z0-9-]*)+)`")
-VARIANTS = {"stud_high", "razz", "stud_hilo8"}
+VARIANTS = {"stud_high", "razz", "stud_hilo8", "five_card_stud"}
 
 
 def _index() -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     from studcheck.cases import commands as case_commands
     from studcheck.fuzz import commands as fuzz_commands
     from studcheck.harness import commands as harness_commands
+    from studcheck.phh import commands as phh_commands
     from studcheck.report import commands as report_commands
 
     parser = argparse.ArgumentParser(
@@ -33,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     case_commands.register(subparsers)
     fuzz_commands.register(subparsers)
     report_commands.register(subparsers)
+    phh_commands.register(subparsers)
     return parser
 
 

@@ -29,9 +29,11 @@ class Variant(str, Enum):
     STUD_HIGH = "stud_high"
     RAZZ = "razz"
     STUD_HILO8 = "stud_hilo8"
+    FIVE_CARD_STUD = "five_card_stud"
 
 
 class Street(str, Enum):
+    SECOND = "second"  # five-card stud's first round (down card and door card)
     THIRD = "third"
     FOURTH = "fourth"
     FIFTH = "fifth"
@@ -42,6 +44,56 @@ class Street(str, Enum):
 
 
 BETTING_STREETS = (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Layout:
+    """How a variant deals and bets, as data: the engine and the case deck builder read only this.
+
+    Seven-card games deal down-down-up, then four streets (the last down); five-card stud deals
+    down-up, then three up streets (DEAL.FIVE.*). The first street has the bring-in.
+    """
+
+    streets: tuple[Street, ...]  # the betting rounds, in order
+    opening_faces: tuple[bool, ...]  # the first deal, card by card: face up?
+    last_face_up: bool  # the final street's card
+    small_bet_streets: frozenset[Street]
+    open_pair_street: Street | None  # where open_pair_double can apply (None: never)
+    max_seats: int
+
+    @property
+    def last(self) -> Street:
+        return self.streets[-1]
+
+    def next_street(self, street: Street) -> Street:
+        return self.streets[self.streets.index(street) + 1]
+
+    @property
+    def max_cards(self) -> int:
+        return len(self.opening_faces) + len(self.streets) - 1
+
+
+_SEVEN_CARD = Layout(
+    streets=BETTING_STREETS,
+    opening_faces=(False, False, True),
+    last_face_up=False,
+    small_bet_streets=frozenset({Street.THIRD, Street.FOURTH}),
+    open_pair_street=Street.FOURTH,
+    max_seats=8,
+)
+LAYOUTS: dict[Variant, Layout] = {
+    Variant.STUD_HIGH: _SEVEN_CARD,
+    Variant.RAZZ: replace(_SEVEN_CARD, open_pair_street=None),
+    Variant.STUD_HILO8: replace(_SEVEN_CARD, open_pair_street=None),
+    Variant.FIVE_CARD_STUD: Layout(
+        streets=(Street.SECOND, Street.THIRD, Street.FOURTH, Street.FIFTH),
+        opening_faces=(False, True),
+        last_face_up=True,
+        small_bet_streets=frozenset({Street.SECOND, Street.THIRD}),
+        open_pair_street=Street.THIRD,
+        max_seats=10,
+    ),
+}
 
 
 class ActionType(str, Enum):
@@ -235,17 +287,17 @@ class SeatSetup:
 
 
 MIN_SEATS = 2
-MAX_SEATS = 8
+MAX_SEATS = 8  # seven-card games; five-card stud seats 10 (Layout.max_seats)
 
 
-def validate_seats(seats: tuple[SeatSetup, ...]) -> None:
-    """Seats 1..8, unique, 2 to 8 of them, each with chips."""
-    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
-        raise SetupError("seats", f"a hand needs {MIN_SEATS} to {MAX_SEATS} seated players, got {len(seats)}")
+def validate_seats(seats: tuple[SeatSetup, ...], max_seats: int = MAX_SEATS) -> None:
+    """Seats 1..max_seats, unique, 2 to max_seats of them, each with chips."""
+    if not MIN_SEATS <= len(seats) <= max_seats:
+        raise SetupError("seats", f"a hand needs {MIN_SEATS} to {max_seats} seated players, got {len(seats)}")
     seen: set[int] = set()
     for position, setup in enumerate(seats):
-        if _not_int(setup.seat) or not 1 <= setup.seat <= MAX_SEATS:
-            raise SetupError(f"seats[{position}].seat", f"must be a seat number from 1 to {MAX_SEATS}, got {setup.seat!r}")
+        if _not_int(setup.seat) or not 1 <= setup.seat <= max_seats:
+            raise SetupError(f"seats[{position}].seat", f"must be a seat number from 1 to {max_seats}, got {setup.seat!r}")
         if setup.seat in seen:
             raise SetupError(f"seats[{position}].seat", f"seat {setup.seat} is listed twice")
         seen.add(setup.seat)

@@ -28,8 +28,12 @@ def register(subparsers: Any) -> None:
     lint.set_defaults(handler=run_lint)
 
     show = subparsers.add_parser("show", help="print a case as a hand history played by the reference engine",
-                                 description="Print a case as a hand history. Exit 2 if the case is not found.")
+                                 description="Print a case as a hand history. Exit 2 if the case is not found, "
+                                             "1 if --format phh cannot state it.")
     show.add_argument("case", metavar="CASE", help="a case ID (e.g. SH-BRI-004) or a path to a case file")
+    show.add_argument("--format", choices=["text", "phh"], default="text",
+                      help="text: the hand as played by the reference engine; phh: a PHH hand history for PokerKit "
+                           "(exit 1 if PHH cannot state the case)")
     _cases_option(show)
     show.set_defaults(handler=run_show)
 
@@ -96,7 +100,20 @@ def run_show(args: argparse.Namespace) -> int:
             print(f"studcheck show: no case with id {args.case} (try `studcheck list`)", file=sys.stderr)
             return 2
         case = matches[0]
+    if args.format == "phh":
+        return _show_phh(case)
     sys.stdout.write(render(case))
+    return 0
+
+
+def _show_phh(case: Case) -> int:
+    from studcheck.phh.export import PhhRefusal, export_case
+
+    try:
+        sys.stdout.write(export_case(case).text())
+    except PhhRefusal as exc:
+        print(f"studcheck show: {case.id} cannot be written as PHH: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

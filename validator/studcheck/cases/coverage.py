@@ -13,7 +13,7 @@ from studcheck.cases.load import RuleInfo, rule_index
 from studcheck.cases.model import Case, StepKind
 from studcheck.rules import Variant
 
-SHORT = {Variant.STUD_HIGH: "SH", Variant.RAZZ: "RZ", Variant.STUD_HILO8: "HL"}
+SHORT = {Variant.STUD_HIGH: "SH", Variant.RAZZ: "RZ", Variant.STUD_HILO8: "HL", Variant.FIVE_CARD_STUD: "FS"}
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -21,7 +21,7 @@ from studcheck.cases.refusal import SETUP_RULES, describe, setup_violations
 from studcheck.cases.source import VARIANT_PREFIXES as VARIANT_PREFIXES  # re-exported (fuzz/write.py)
 from studcheck.cases.source import line_of
 from studcheck.resources import cases_dir
-from studcheck.rules import Options
+from studcheck.rules import Options, Variant
 
 
 def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], list[Problem]]:
@@ -68,6 +68,8 @@ def _lint(paths: Sequence[Path | str] | None) -> tuple[list[Path], list[Analysis
     return files, analyses, problems
 
 
+#: the placeholder rule ID of a case skeleton `studcheck import` wrote from a hand history
+IMPORTED_RULE = "TODO"
 _UNQUOTED_WILDCARD_IN_FLOW = re.compile(r"\{[^'\"#]*\?\?")
 
 
@@ -114,7 +116,11 @@ def _spec_problems(result: Analysis) -> list[Problem]:
     for number, rule_id in enumerate(raw["rules"]):
         line = line_of(raw, ["rules", number])
         info = rules.get(rule_id)
-        if info is None:
+        if rule_id == IMPORTED_RULE:
+            add(line, f"rules: {IMPORTED_RULE}: a skeleton imported from a hand history (`studcheck import`): cite the "
+                      "rule IDs it tests, work out its expectations from the rules and drop `generated` "
+                      "(docs/hand-histories.md)")
+        elif info is None:
             add(line, _unknown_rule_message(rule_id, rules))
         elif variant in VARIANT_PREFIXES and variant not in {v.value for v in info.variants}:
             applies = ", ".join(v.value for v in info.variants)
@@ -265,6 +271,7 @@ def _deal_problems(result: Analysis) -> list[Problem]:
     except Exception:  # noqa: BLE001 - an engine failure is the harness's to report, not lint's
         return []
     found: list[Problem] = []
+    variant = Variant(raw["variant"])
     for seat in seats:
         key = str(seat["seat"])
         listed_value = raw["seats"][key]["cards"]
@@ -274,13 +281,13 @@ def _deal_problems(result: Analysis) -> list[Problem]:
         line = line_of(raw, ["seats", key, "cards"])
         if len(dealt) > len(listed):
             found.append(Problem(path=result.path, line=line, message=(
-                f"seats.{key}.cards: lists {len(listed)} cards but seat {key} is dealt a {card_name(len(listed))} "
+                f"seats.{key}.cards: lists {len(listed)} cards but seat {key} is dealt a {card_name(len(listed), variant)} "
                 "when the steps are played: list every card up to the street the seat folds on")))
             continue
         for number, (want, got) in enumerate(zip(listed, dealt)):
             if want != "??" and parse_card(want) != parse_card(got):
                 found.append(Problem(path=result.path, line=line, message=(
-                    f"seats.{key}.cards: the {card_name(number)} is {got} when the steps are played, not {want}: "
+                    f"seats.{key}.cards: the {card_name(number, variant)} is {got} when the steps are played, not {want}: "
                     "the card counts do not match the streets the seats fold on")))
                 break
     return found

@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from studcheck.cards import Card, CardError, parse_card
-from studcheck.cases.deck import DeckError, build_deck, check_full_deck
+from studcheck.cases.deck import DeckError, build_deck, card_count_text, check_full_deck
 from studcheck.cases.model import Case, SetupRefusal, Step, StepKind
 from studcheck.cases.refusal import CANONICAL_DECK, describe, setup_violations
 from studcheck.cases.source import (
@@ -35,12 +35,14 @@ from studcheck.resources import cases_dir, spec_dir
 from studcheck.rules import (
     ACTION_ORDER,
     AMOUNT_ACTIONS,
+    LAYOUTS,
     ActionType,
     Options,
     SeatSetup,
     SetupError,
     Stakes,
     Variant,
+    validate_seats,
 )
 
 _ACTION_RE = re.compile(r"^\s*(\d+)\s+([a-z_]+)(?:\s+(\d+))?\s*$")
@@ -158,6 +160,8 @@ class _Builder:
         stakes = self.stakes()
         seats = tuple(SeatSetup(seat=int(key), stack=value["stack"]) for key, value in
                       sorted(raw["seats"].items(), key=lambda item: int(item[0])))
+        if not self.seats_fit(seats):
+            return None
         deck = self.deck(options) if options is not None else None
         remade = self.remade_stub()
         steps = tuple(self.step(index, item) for index, item in enumerate(raw["steps"]))
@@ -229,6 +233,22 @@ class _Builder:
                                      "names its suite by the ID prefix: SH-, RZ- or HL-")
         return None
 
+    def seats_fit(self, seats: tuple[SeatSetup, ...]) -> bool:
+        """The schema allows seats up to 10 (five-card stud); seven-card games seat 8."""
+        variant = self.raw["variant"]
+        most = LAYOUTS[Variant(variant)].max_seats
+        for setup in seats if len(seats) <= most else ():
+            if setup.seat > most:
+                self.report(self.line("seats", str(setup.seat)),
+                            f"seats: {setup.seat!r} is not a seat number (1 to {most}) in {variant}")
+                return False
+        try:
+            validate_seats(seats, most)
+        except SetupError as exc:
+            self.report(self.line("seats"), f"seats: {exc.message} in {variant}")
+            return False
+        return True
+
     def options(self) -> Options | None:
         try:
             return Options.from_json(self.raw.get("options") or {})
@@ -279,18 +299,24 @@ class _Builder:
         for key, seat in raw["seats"].items():
             if "cards" not in seat:
                 self.report(self.line("seats", key),
-                            f"seats.{key}: no cards; list the 3 to 7 cards this seat is dealt (?? = any card), "
+                            f"seats.{key}: no cards; list the {card_count_text(Variant(raw['variant']))} this seat is dealt (?? = any card), "
                             "or give the whole deck with deck:")
                 return None
             cards = self.cards(seat["cards"], ["seats", key, "cards"], wildcard=True)
             if cards is None:
+                return None
+            layout = LAYOUTS[Variant(raw["variant"])]
+            if not len(layout.opening_faces) <= len(cards) <= layout.max_cards:
+                self.report(self.line("seats", key, "cards"), f"seats.{key}.cards: {len(cards)} cards listed; "
+                            f"a {raw['variant']} seat is dealt {card_count_text(Variant(raw['variant']))}")
                 return None
             seat_cards[int(key)] = cards
         burns = self.cards(raw.get("burns") or [], ["burns"], wildcard=True)
         if burns is None:
             return None
         try:
-            return build_deck(seat_cards, burns, burn_cards=options.burn_cards, short_stub=options.short_stub)
+            return build_deck(seat_cards, burns, burn_cards=options.burn_cards, short_stub=options.short_stub,
+                              variant=Variant(raw["variant"]))
         except DeckError as exc:
             if exc.field == "burns":
                 line = self.line("burns")

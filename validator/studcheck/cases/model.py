@@ -100,7 +100,8 @@ class Case:
         """The deck that deals this case's cards under `options` (burns shift every later card)."""
         if self.seat_cards is None or options.burn_cards == self.options.get("burn_cards", True):
             return self.deck
-        return build_deck(self.seat_cards, self.burns, burn_cards=options.burn_cards, short_stub=options.short_stub)
+        return build_deck(self.seat_cards, self.burns, burn_cards=options.burn_cards, short_stub=options.short_stub,
+                          variant=self.variant)
 
     def options_with(self, defaults: Options) -> Options:
         """The full option set for running this case: `defaults` overridden by the case's options."""

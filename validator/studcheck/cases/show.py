@@ -12,7 +12,7 @@ from typing import Any
 
 from studcheck.cases.model import Case, Step, StepKind
 from studcheck.cards import Card, format_cards, parse_card
-from studcheck.rules import ActionType, Options, Variant
+from studcheck.rules import LAYOUTS, ActionType, Options, Variant
 
 _VERBS = {
     ActionType.BRING_IN: "brings in {amount}",
@@ -201,7 +201,8 @@ class _Play:
         if not any(line.startswith("*** ") for line in self.lines):
             if self.lines and self.lines[-1].startswith("Antes:"):
                 self.lines[-1] = self.lines[-1].rstrip(",") + f"  (pot {self.pot})"
-            self.lines += ["", "*** THIRD STREET ***"]
+            first = LAYOUTS[self.case.variant].streets[0].value.upper()  # third; five-card stud: second
+            self.lines += ["", f"*** {first} STREET ***"]
         seat = int(event["seat"])
         self.cards[seat].append((parse_card(str(event["card"])), event.get("face") == "up"))
         text = f"    seat {seat}  {self.board(seat)}"

@@ -23,7 +23,7 @@ from studcheck.resources import schema_path
 #: reason codes only the protocol uses; a case can only expect what the engine itself says
 PROTOCOL_ONLY_REASONS = ("bad_request", "no_hand", "unsupported")
 #: ID prefix for each variant (cases/README.md: <VARIANT>-<TOPIC>-<NNN>)
-VARIANT_PREFIXES = {"stud_high": "SH", "razz": "RZ", "stud_hilo8": "HL"}
+VARIANT_PREFIXES = {"stud_high": "SH", "razz": "RZ", "stud_hilo8": "HL", "five_card_stud": "FS"}
 
 _BaseLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -425,7 +425,7 @@ def _explain(root: Any, error: ValidationError) -> Iterator[tuple[int, str]]:
         yield line, "steps: a setup_refused case has no steps (the hand never starts)"
         return
     if kind == "propertyNames":
-        yield line_of(root, [*path, node]), f"{prefix}{show(node)} is not a seat number (1 to 8)"
+        yield line_of(root, [*path, node]), f"{prefix}{show(node)} is not a seat number (1 to 8; five_card_stud: 1 to 10)"
         return
     if kind == "required":
         match = re.match(r"'(.*)' is a required property", error.message)
@@ -443,7 +443,7 @@ def _explain(root: Any, error: ValidationError) -> Iterator[tuple[int, str]]:
         yield line, f"{prefix}{show(node)} is not one of: {', '.join(map(show_plain, value))}"
         return
     if kind == "pattern" and schema.get("title") == "seat number":
-        yield line_of(root, [*path, node]), f"{prefix}{show(node)} is not a seat number (1 to 8)"
+        yield line_of(root, [*path, node]), f"{prefix}{show(node)} is not a seat number (1 to 8; five_card_stud: 1 to 10)"
         return
     if kind == "pattern":
         yield line, prefix + _pattern_message(str(schema.get("title", "")), node)
@@ -459,10 +459,10 @@ def _explain(root: Any, error: ValidationError) -> Iterator[tuple[int, str]]:
         yield line, f"{prefix}a step has exactly one of act, reject, expect (found: {keys})"
         return
     if kind in ("minProperties", "maxProperties") and path == ["seats"]:
-        yield line, f"seats: a hand needs 2 to 8 seated players, got {len(node)}"
+        yield line, f"seats: a hand needs 2 to 8 seated players, got {len(node)} (five_card_stud: up to 10)"
         return
     if kind in ("minItems", "maxItems") and path and path[-1] == "cards":
-        yield line, f"{prefix}{len(node)} cards listed; a seat is dealt 3 (third street) to 7 (seventh street) cards"
+        yield line, f"{prefix}{len(node)} cards listed; {_CARD_COUNTS}"
         return
     if kind == "minimum":
         yield line, f"{prefix}must be at least {value}, got {show(node)}"
@@ -486,6 +486,9 @@ def variant_message(value: Any, case_id: Any) -> str:
         text += f" (the ID {case_id} starts with {prefix}-, the prefix of {by_prefix[prefix]})"
     return text
 
+
+_CARD_COUNTS = ("a seat is dealt 3 (third street) to 7 (seventh street) cards "
+                "(five_card_stud: 2 (second street) to 5 (fifth street))")
 
 #: JSON Schema type names as YAML authors say them
 _TYPE_NAMES = {"array": "list", "object": "mapping"}
@@ -514,7 +517,7 @@ _PATTERN_HINTS = {
     "action": ("an action is 'SEAT ACTION [AMOUNT]', e.g. '2 bring_in 2', '3 fold', '1 raise 15'; actions: "
                "bring_in complete fold check call bet raise show muck"),
     "legal action": "a legal action is 'fold', 'check', 'show', 'muck' or 'ACTION AMOUNT', e.g. 'call 2', or a pot/no-limit range 'raise 4..12'",
-    "seat number": "a seat number is 1 to 8",
+    "seat number": "a seat number is 1 to 8 (five_card_stud: 1 to 10)",
 }
 
 
@@ -529,7 +532,7 @@ def _pattern_message(title: str, value: Any) -> str:
                 return str(exc)
         if title == "seat cards":
             count = len(str(value).split())
-            return f"{count} cards listed; a seat is dealt 3 (third street) to 7 (seventh street) cards"
+            return f"{count} cards listed; {_CARD_COUNTS}"
         if title == "":
             return f"{show(value)}: too many cards or '??' where a real card is needed"
     hint = _PATTERN_HINTS.get(title, "does not have the expected form")

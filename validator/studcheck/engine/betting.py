@@ -68,6 +68,7 @@ class Round:
     heads_up: HeadsUp
     began_heads_up: bool
     double: bool = False  # open-pair option in force and no big wager made yet
+    opening: bool = False  # the hand's first round (bring-in and completion): third street, five-card second
     level: int = 0  # the amount to call
     full_level: int = 0  # level of the last full bet, completion or raise
     wager_level: int = 0  # the highest bet, completion or raise so far, all-ins for less included (not the bring-in)
@@ -89,7 +90,6 @@ LegalList = list[tuple[ActionType, int | None, int | None]]
 
 # Enum members used on every decision: a module global is several times cheaper to read in CPython
 # than an attribute of the enum class.
-_THIRD = Street.THIRD
 _FOLD, _CHECK, _CALL = ActionType.FOLD, ActionType.CHECK, ActionType.CALL
 _BRING_IN, _COMPLETE, _BET, _RAISE = ActionType.BRING_IN, ActionType.COMPLETE, ActionType.BET, ActionType.RAISE
 
@@ -139,11 +139,11 @@ def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:
 
 
 def wager_kind(round_: Round) -> ActionType:
-    """A bet opens a round; on third street the first full wager is a completion (in fixed limit:
-    pot and no limit have no completion, BIGBET.BRING-IN); else a raise."""
+    """A bet opens a round; in the opening round the first full wager is a completion (in fixed
+    limit: pot and no limit have no completion, BIGBET.BRING-IN); else a raise."""
     if round_.level == 0:
         return _BET
-    if round_.wagers == 0 and round_.street is _THIRD and not round_.big_bet:
+    if round_.wagers == 0 and round_.opening and not round_.big_bet:
         return _COMPLETE
     return _RAISE
 
@@ -215,7 +215,7 @@ def legal_actions(
     most = seat.committed + seat.stack
     level = round_.level
     may_wager = wager_block(seat, round_, seats) is None
-    if level == 0 and round_.street is _THIRD:
+    if level == 0 and round_.opening:
         # Nobody has opened: the bring-in seat must post or complete; if it was all-in on the
         # ante, each player in turn opens for at least the bring-in or folds (TDA RP-10-E). In pot
         # and no limit the bring-in is the opening bet, and nobody opens for more (BIGBET.BRING-IN).

@@ -66,7 +66,8 @@ class Dealer:
         self.burns = []
 
     def deal_seventh(self, live_seats: Sequence[int], options: Options) -> SeventhDeal:
-        """Seventh street per the short-stub option (TDA RP-10-H, or the online community card)."""
+        """The last street (seventh; five-card fifth) per the short-stub option (TDA RP-10-H, or the
+        online community card)."""
         burning = 1 if options.burn_cards else 0
         live = len(live_seats)
         if options.short_stub is ShortStub.COMMUNITY:

@@ -22,6 +22,7 @@ from studcheck.engine.errors import IllegalAction, Reason
 from studcheck.rules import (
     AMOUNT_ACTIONS,
     ActionType,
+    LAYOUTS,
     Betting,
     HeadsUp,
     Options,
@@ -34,18 +35,11 @@ from studcheck.rules import (
     validate_seats,
 )
 
-NEXT_STREET = {
-    Street.THIRD: Street.FOURTH,
-    Street.FOURTH: Street.FIFTH,
-    Street.FIFTH: Street.SIXTH,
-    Street.SIXTH: Street.SEVENTH,
-}
-SMALL_BET_STREETS = (Street.THIRD, Street.FOURTH)
 _CARD_INDEX = attrgetter("index")
 _COMMITTED = attrgetter("committed")
 # Enum members read on every action: a module global is several times cheaper to read in CPython
 # than an attribute of the enum class.
-_SEVENTH, _SHOWDOWN, _COMPLETE = Street.SEVENTH, Street.SHOWDOWN, Street.COMPLETE
+_SHOWDOWN, _COMPLETE = Street.SHOWDOWN, Street.COMPLETE
 _FOLD, _CHECK, _CALL, _BRING_IN = ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BRING_IN
 
 
@@ -97,7 +91,7 @@ _STREET_TEXT = {street: street.value for street in Street}
 
 
 class Hand:
-    """One hand of seven-card stud from the antes to the awards."""
+    """One hand of stud (seven-card or five-card, per the variant's Layout) from the antes to the awards."""
 
     def __init__(
         self,
@@ -112,8 +106,10 @@ class Hand:
         if not isinstance(variant, Variant):
             raise SetupError("variant", f"must be one of {[v.value for v in Variant]}")
         seats = tuple(seats)
-        validate_seats(seats)
+        self.layout = layout = LAYOUTS[variant]
+        validate_seats(seats, layout.max_seats)
         _validate_deck(deck, remade_stub)
+        self._last = layout.last  # seventh street, or five-card fifth street
         self.variant = variant
         self.options = options
         self.stakes = stakes
@@ -126,12 +122,12 @@ class Hand:
         self._seat_list = list(self.seats.values())  # in seat order; the same objects as `seats`
         self._live_count = len(self._seat_list)
         self._dealer = Dealer(deck, remade_stub)
-        self.street = Street.THIRD
+        self.street = layout.streets[0]
         self.community: Card | None = None
         self.round: Round | None = None
         self.to_act: int | None = None
         self.bring_in_seat: int | None = None
-        self.fourth_dealt = False
+        self.fourth_dealt = False  # a street after the opening one was dealt (RAKE.NO-THIRD-STREET)
         self.seventh_aggressor: int | None = None
         self.seventh_had_round = False
         self.showdown_order: list[int] = []  # seats in the order they were asked to show
@@ -143,7 +139,7 @@ class Hand:
         self._pots: list[tuple[int, list[int]]] = []  # snapshot pots (amount, eligible) for _pots_key
         self._pots_key: tuple[Street, int, int] | None = None
         self._post_antes()
-        self._deal_third()
+        self._deal_opening()
         self._start_round()
 
     # --- public API ---------------------------------------------------------------------------
@@ -314,21 +310,24 @@ class Hand:
                 seat.total += amount
                 log({"event": "ante", "seat": seat.seat, "amount": amount})
 
-    def _deal_third(self) -> None:
-        """Two down cards and a door card to every seat: three rounds, each from the lowest seat,
-        so the seat at position i gets cards i and count + i down and 2 * count + i up."""
+    def _deal_opening(self) -> None:
+        """The first deal (seven-card: down, down, door; five-card: down, door), one card a round,
+        each round from the lowest seat: the seat at position i gets cards round * count + i."""
         seats = self._seat_list
         count = len(seats)
-        cards = self._dealer.take_many(3 * count)
+        faces = self.layout.opening_faces
+        cards = self._dealer.take_many(len(faces) * count)
         texts = [card.text for card in cards]
         log = self.events.append
-        for round_index, face in enumerate(("down", "down", "up")):
+        for round_index, face_up in enumerate(faces):
+            face = "up" if face_up else "down"
             for number, text in zip(self.order, texts[round_index * count : (round_index + 1) * count]):
                 log({"event": "deal", "seat": number, "card": text, "face": face})
         for position, seat in enumerate(seats):
-            first, second, door = position, count + position, 2 * count + position
-            seat.down, seat.down_text = [cards[first], cards[second]], [texts[first], texts[second]]
-            seat.up, seat.up_text = [cards[door]], [texts[door]]
+            down = [round_index * count + position for round_index, up in enumerate(faces) if not up]
+            up = [round_index * count + position for round_index, face_up in enumerate(faces) if face_up]
+            seat.down, seat.down_text = [cards[i] for i in down], [texts[i] for i in down]
+            seat.up, seat.up_text = [cards[i] for i in up], [texts[i] for i in up]
         doors = {seat.seat: seat.up[0] for seat in seats}
         self.bring_in_seat = betting.bring_in_seat(self.variant, self.options, doors)
 
@@ -336,10 +335,10 @@ class Hand:
         return [s for s in self.seats.values() if not s.folded]
 
     def _deal_street(self) -> None:
-        self.street = NEXT_STREET[self.street]
+        self.street = self.layout.next_street(self.street)
         self.events.append({"event": "street", "street": _STREET_TEXT[self.street]})
         live = self._live()
-        if self.street is Street.SEVENTH:
+        if self.street is self._last:
             deal = self._dealer.deal_seventh([s.seat for s in live], self.options)
             if deal.remade:
                 self.events.append({"event": "remake"})
@@ -348,9 +347,10 @@ class Hand:
             if deal.community is not None:
                 self.community = deal.community
                 self.events.append({"event": "community", "card": deal.community.text})
+            face_up = self.layout.last_face_up
             for seat_number, card in deal.cards.items():
-                self.seats[seat_number].deal(card, face_up=False)
-                self.events.append({"event": "deal", "seat": seat_number, "card": card.text, "face": "down"})
+                self.seats[seat_number].deal(card, face_up=face_up)
+                self.events.append({"event": "deal", "seat": seat_number, "card": card.text, "face": "up" if face_up else "down"})
             return
         self.fourth_dealt = True
         if self.options.burn_cards:
@@ -369,16 +369,16 @@ class Hand:
             if bettors >= 2:
                 self._open_round(bettors)
                 return
-            if self.street is Street.SEVENTH:
+            if self.street is self._last:
                 self._begin_showdown()
                 return
             self._deal_street()
 
     def _open_round(self, bettors: int) -> None:
-        street, stakes, options = self.street, self.stakes, self.options
+        street, stakes, options, layout = self.street, self.stakes, self.options, self.layout
+        opening = street is layout.streets[0]
         double = (
-            street is Street.FOURTH
-            and self.variant is Variant.STUD_HIGH
+            street is layout.open_pair_street
             and options.open_pair_double
             and any(s.up[0].rank == s.up[1].rank for s in self._live())
         )
@@ -386,11 +386,12 @@ class Hand:
             street=street,
             small=stakes.small_bet,
             big=stakes.big_bet,
-            unit=stakes.small_bet if street in SMALL_BET_STREETS else stakes.big_bet,
+            unit=stakes.small_bet if street in layout.small_bet_streets else stakes.big_bet,
             cap=sys.maxsize if options.big_bet else 1 + options.max_raises,  # BIGBET.NO-CAP
             heads_up=options.heads_up,
             began_heads_up=bettors == 2 and options.heads_up is HeadsUp.ROUND_BEGINS,
             double=double and not options.big_bet,
+            opening=opening,
             big_bet=options.big_bet,
             pot_limit=options.betting is Betting.POT_LIMIT,
             raise_size=stakes.bring_in,  # the minimum bet in pot and no limit (BIGBET.MIN-BET)
@@ -399,9 +400,9 @@ class Hand:
             seat.committed = 0
             seat.acted_at = None
             seat.acted_after = 0
-        if street is _SEVENTH:
+        if street is self._last:
             self.seventh_had_round = True
-        if street is Street.THIRD:
+        if opening:
             assert self.bring_in_seat is not None
             first = self.bring_in_seat
         else:
@@ -429,7 +430,7 @@ class Hand:
         else:
             assert legal.amount is not None
             betting.apply_wager(seat, self.round, legal.amount, self._seat_list)
-            if self.street is _SEVENTH:
+            if self.street is self._last:
                 self.seventh_aggressor = seat_number
         if self._live_count == 1:
             self._end_round()
@@ -438,7 +439,7 @@ class Hand:
         self.to_act = betting.next_to_act(self._seat_list, self.order.index(seat_number) + 1, self.round)
         if self.to_act is None:
             self._end_round()
-            if self.street is _SEVENTH:
+            if self.street is self._last:
                 self._begin_showdown()
             else:
                 self._deal_street()

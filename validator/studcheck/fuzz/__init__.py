@@ -1,8 +1,15 @@
 """Differential fuzzing: random hands on an engine and on the reference, divergences shrunk to cases.
 
-`studcheck fuzz` (commands.py) drives search.py (the hands of a seed, divergences grouped by
-signature), strategies.py and choosers.py (what is generated, from which choices), play.py (one
-hand on both engines, compared), wire.py (the engine's side of each request), shrink.py and
-reduce.py (Hypothesis on the recorded choices, then delta debugging), known.py (`--known`),
-write.py (the case file), rules_map.py (which rule area a divergence belongs to) and report.py.
+One hand goes through one pipeline, a module per stage, each importing only the stages before it:
+
+    generate  strategies.py  hand k of seed S from (S, k) alone: variant, options, stakes, seats, deck, moves
+    play      play.py        the hand on both sides: the engine through the protocol (pipelined), the reference in-process
+    compare   compare.py     the two answers: the first difference, its signature
+    shrink    shrink.py      a divergent hand made minimal: Hypothesis on its choices, then delta debugging
+    write     write.py       the minimal hand as a case file (rules_map.py: the rules it points to)
+
+Around it: search.py runs the hands of a run in one process (pipelined, divergences grouped by
+signature, --duration), pool.py the same on worker processes (--jobs), with identical results;
+census.py tallies them (and merges shards' censuses); known.py reads --known; report.py prints;
+config.py holds the run's settings; commands.py is the thin `studcheck fuzz` command.
 """

@@ -12,15 +12,16 @@ timings go to stderr.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import shlex
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from studcheck.fuzz.config import DEFAULT_HANDS, DEFAULT_MAX_DIVERGENCES, DEFAULT_OUT, UNBOUNDED, FuzzConfig, Shard
 from studcheck.fuzz.known import Known, KnownError, load_known
 from studcheck.protocol import stopping
 from studcheck.protocol.client import (
@@ -36,10 +37,11 @@ from studcheck.protocol.client import (
     truncate,
 )
 
+if TYPE_CHECKING:
+    from studcheck.fuzz.census import Finding
+
 EXIT_OK, EXIT_FOUND, EXIT_USAGE, EXIT_ENGINE = 0, 1, 2, 3
-DEFAULT_HANDS = 200
-DEFAULT_OUT = Path("fuzz-cases")
-DEFAULT_MAX_DIVERGENCES = 20
+__all__ = ["FuzzConfig", "fuzz", "register", "run_fuzz"]  # FuzzConfig lives in config.py; tests import it here
 
 
 def register(subparsers: Any) -> None:
@@ -50,7 +52,16 @@ def register(subparsers: Any) -> None:
                     "Exit 0 all hands agree, 1 divergence or engine misbehaviour, 2 usage, 3 engine cannot start.")
     fuzz.add_argument("--engine", metavar="CMD", required=True, help="the engine command (split like a shell; no shell unless --shell)")
     fuzz.add_argument("--shell", action="store_true", help="run --engine through /bin/sh -c")
-    fuzz.add_argument("--hands", type=int, default=DEFAULT_HANDS, metavar="N", help=f"hands to play (default {DEFAULT_HANDS})")
+    fuzz.add_argument("--hands", type=int, metavar="N",
+                      help=f"hands to play (default {DEFAULT_HANDS}; with --duration, at most N)")
+    fuzz.add_argument("--duration", type=stopping.duration, metavar="TIME",
+                      help="play hands for this long (90s, 10m, 1h), then end normally; instead of --hands or as well")
+    fuzz.add_argument("--jobs", type=int, default=1, metavar="N",
+                      help="N worker processes, each with its own engine; same results for every N (default 1)")
+    fuzz.add_argument("--shard", type=_shard, default=None, metavar="K/N",
+                      help="play only hands K, K+N, K+2N, ... (a CI matrix of N machines; merge the --census files)")
+    fuzz.add_argument("--census", type=Path, metavar="FILE",
+                      help="write the run's census (counts and signatures, JSON) to FILE; `studcheck merge` combines shards'")
     fuzz.add_argument("--seed", type=int, default=0, metavar="S", help="random seed; the same seed plays the same hands (default 0)")
     fuzz.add_argument("--variant", action="append", metavar="V", help="only this variant (repeatable; default: every variant the engine declares)")
     fuzz.add_argument("--out", type=Path, default=DEFAULT_OUT, metavar="DIR", help=f"where to write the case (default ./{DEFAULT_OUT})")
@@ -74,27 +85,19 @@ def register(subparsers: Any) -> None:
     fuzz.set_defaults(handler=run_fuzz)
 
 
-@dataclass(frozen=True, kw_only=True)
-class FuzzConfig:
-    hands: int
-    seed: int
-    variants: tuple[str, ...]
-    out: Path
-    replay_engine: str  # how `studcheck run --engine` is spelled for this engine
-    shrink_seconds: float = 120.0
-    shrink_replays: int = 1000
-    progress: bool = False
-    keep_going: bool = False
-    max_divergences: int = DEFAULT_MAX_DIVERGENCES
-    known: tuple[Known, ...] = ()
-    known_file: Path | None = None
-    write_known: Path | None = None
+def _shard(text: str) -> Shard:
+    try:
+        return Shard.parse(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run_fuzz(args: argparse.Namespace) -> int:
-    if (args.hands < 1 or args.timeout <= 0 or args.shrink_time <= 0 or args.shrink_replays < 1
+    hands = args.hands if args.hands is not None else (UNBOUNDED if args.duration else DEFAULT_HANDS)
+    if (hands < 1 or args.jobs < 1 or args.timeout <= 0 or args.shrink_time <= 0 or args.shrink_replays < 1
             or (args.max_divergences is not None and args.max_divergences < 1)):
-        print("studcheck fuzz: --hands, --timeout, --shrink-replays, --shrink-time and --max-divergences must be positive",
+        print("studcheck fuzz: --hands, --jobs, --timeout, --shrink-replays, --shrink-time and --max-divergences "
+              "must be positive",
               file=sys.stderr)
         return EXIT_USAGE
     if (args.max_divergences is not None or args.write_known is not None) and not args.keep_going:
@@ -118,15 +121,16 @@ def run_fuzz(args: argparse.Namespace) -> int:
         print("studcheck fuzz: --engine is empty", file=sys.stderr)
         return EXIT_USAGE
 
-    def factory() -> Transport:
-        return SubprocessTransport(argv)
-
+    factory: Callable[[], Transport] = functools.partial(SubprocessTransport, argv)  # picklable, for --jobs
     replay = shlex.join(["--engine", args.engine] + (["--shell"] if args.shell else []))
-    config = FuzzConfig(hands=args.hands, seed=args.seed, variants=tuple(args.variant or ()), out=args.out,
+    terminal = sys.stderr.isatty()
+    config = FuzzConfig(hands=hands, seed=args.seed, variants=tuple(args.variant or ()), out=args.out,
                         replay_engine=replay, shrink_seconds=args.shrink_time, shrink_replays=args.shrink_replays,
-                        progress=not args.no_progress and sys.stderr.isatty(), keep_going=args.keep_going,
+                        progress=not args.no_progress and terminal,
+                        progress_lines=not args.no_progress and not terminal, keep_going=args.keep_going,
                         max_divergences=args.max_divergences or DEFAULT_MAX_DIVERGENCES, known=known,
-                        known_file=args.known, write_known=args.write_known)
+                        known_file=args.known, write_known=args.write_known, jobs=args.jobs,
+                        shard=args.shard or Shard(index=1, count=1), duration=args.duration, census=args.census)
     deadline = Deadline.after(args.deadline) if args.deadline else None
     with stopping.watch() as watch:
         code = fuzz(EngineClient(factory, timeout=args.timeout, deadline=deadline), config, out=print)
@@ -170,14 +174,11 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
     from studcheck.fuzz.play import EngineMisbehaved, ReferenceFailed, Table
     from studcheck.fuzz.report import (Display, report_divergence, report_failure, report_misbehaviour,
                                        report_past_failures, report_signatures, report_summary)
-    from studcheck.fuzz.search import Finding, SearchConfig, search
+    from studcheck.fuzz.search import SearchConfig, search
 
-    mode = f", keep going (at most {config.max_divergences} new signatures)" if config.keep_going else ""
-    known = f", {len(config.known)} known signatures from {config.known_file}" if config.known_file else ""
-    out(f"studcheck fuzz: engine {engine_name}, seed {config.seed}, {config.hands} hands of {', '.join(caps.variants)}"
-        f"{mode}{known}")
+    out(_header(config, caps, engine_name))
     table = Table(client)
-    display = Display(config.hands, enabled=config.progress)
+    display = Display(config.total, bar=config.progress, lines=config.progress_lines)
     written: dict[str, str] = {}
     shrinking = 0.0
 
@@ -194,48 +195,94 @@ def _session(client: EngineClient, reference: EngineClient, caps: Any, config: F
     def on_new(finding: Finding) -> None:
         nonlocal shrinking
         display.clear()
+        display.found()
         shrinking += finding.shrunk.seconds if finding.shrunk else 0.0
         report = report_failure if finding.found.failure is not None else report_divergence
         path = report(finding, client, reference, config, engine_name, out, ready)
         if path is not None:
             written[finding.signature.text()] = path
 
-    settings = SearchConfig(hands=config.hands, seed=config.seed, max_new=config.max_divergences if config.keep_going else 1,
-                            known=config.known, shrink_replays=config.shrink_replays, shrink_seconds=config.shrink_seconds)
+    settings = SearchConfig(hands=config.hands, seed=config.seed, numbers=config.numbers(), duration=config.duration,
+                            max_new=config.max_divergences if config.keep_going else 1, known=config.known,
+                            shrink_replays=config.shrink_replays, shrink_seconds=config.shrink_seconds)
     started = time.perf_counter()
     try:
-        result = search(table, caps, settings, progress=display.callbacks(), on_new=on_new)
+        if config.jobs > 1:
+            from studcheck.fuzz.pool import PoolSpec, run_pool, shareable
+
+            why = shareable(client.transport_factory)
+            if why is not None:
+                out(f"studcheck fuzz: --jobs {config.jobs}: {why}")
+                return EXIT_USAGE
+            spec = PoolSpec(transport=client.transport_factory, timeout=client.timeout, deadline=client.deadline,
+                            caps=caps, search=settings, shard=config.shard, workers=config.jobs)
+            result = run_pool(spec, progress=display.callbacks(), on_new=on_new)
+        else:
+            result = search(table, caps, settings, progress=display.callbacks(), on_new=on_new)
     except EngineMisbehaved as exc:
         display.close()
         if isinstance(exc.error, Stopped):  # a signal or the deadline, not the engine's fault
             played = max((exc.hand or 1) - 1, 0)
+            where = f"in hand {exc.hand} of {config.total}" if config.total else f"in hand {exc.hand}"
             out(f"studcheck fuzz: {exc.error.message}; stopped after {played} hand{'' if played == 1 else 's'}, "
-                f"in hand {exc.hand} of {config.hands} (seed {config.seed})"
-                + (" while shrinking it" if exc.shrinking else ""))
+                f"{where} (seed {config.seed})" + (" while shrinking it" if exc.shrinking else ""))
             return EXIT_FOUND
-        report_misbehaviour(exc, config.hands, config.seed, out)
+        report_misbehaviour(exc, config.total, config.seed, out)
         return EXIT_FOUND
     except ReferenceFailed as exc:
         display.close()
         out("studcheck fuzz: internal error: the reference engine failed (a studcheck bug; please report it)")
-        out(f"  in hand {exc.hand} of {config.hands} (seed {config.seed}): {exc.error.message}")
+        out(f"  in hand {exc.hand}{'' if config.total is None else f' of {config.total}'} (seed {config.seed}): {exc.error.message}")
         out(truncate(exc.error.stderr, 4000))
         out(f"  hand setup: {json.dumps(exc.record.setup.request_fields('fuzz'))}")
         return EXIT_FOUND
     finally:
         display.close()
+    if result.out_of_time:
+        out(f"--duration ({config.duration:g} s) passed: {result.hands} hands played")
     if config.keep_going or config.known_file is not None:
         report_signatures(result, written, out)
     if config.write_known is not None:
         _write_known(config, result, written, engine_name, out)
-    report_past_failures(result, config.hands, config.seed, out)
+    report_past_failures(result, config.total, config.seed, out)
     if not result.new:
         report_summary(result, out)
-    _speed(result.hands, result.requests, result.seconds)
+    if config.census is not None:
+        _write_census(config, result, written, caps, engine_name, out)
+    _speed(result.hands, result.requests, result.seconds, config.jobs)
     if result.new:
         print(f"studcheck fuzz: shrinking took {shrinking:.1f} s ({time.perf_counter() - started:.1f} s in all)",
               file=sys.stderr)
     return EXIT_FOUND if result.new else EXIT_OK
+
+
+def _header(config: FuzzConfig, caps: Any, engine_name: str) -> str:
+    """The first line: what is played. It names neither --jobs nor timings (the output is the same for every N)."""
+    mode = f", keep going (at most {config.max_divergences} new signatures)" if config.keep_going else ""
+    known = f", {len(config.known)} known signatures from {config.known_file}" if config.known_file else ""
+    shard = f" (shard {config.shard.text()}: hands {config.shard.index}, {config.shard.index + config.shard.count}, ...)" \
+        if config.shard.count > 1 else ""
+    if config.duration is not None:
+        count = f"hands for {config.duration:g} s" + (f" (at most {config.hands})" if config.total else "")
+    else:
+        count = f"{config.hands} hands"
+    return (f"studcheck fuzz: engine {engine_name}, seed {config.seed}, {count}{shard} of {', '.join(caps.variants)}"
+            f"{mode}{known}")
+
+
+def _write_census(config: FuzzConfig, result: Any, written: dict[str, str], caps: Any, engine_name: str,
+                  out: Callable[[str], None]) -> None:
+    from studcheck.fuzz.census import census, write_census
+
+    assert config.census is not None
+    data = census(result, engine=engine_name, seed=config.seed, variants=caps.variants,
+                  shard=(config.shard.index, config.shard.count), last_hand=config.total, cases=written)
+    try:
+        write_census(config.census, data)
+    except OSError as exc:
+        out(f"cannot write {config.census}: {exc.strerror or exc}")
+        return
+    out(f"wrote the census to {config.census}")
 
 
 def _write_known(config: FuzzConfig, result: Any, written: dict[str, str], engine_name: str,
@@ -254,7 +301,8 @@ def _write_known(config: FuzzConfig, result: Any, written: dict[str, str], engin
         f"run with --known {shlex.quote(str(config.write_known))} to count them as known")
 
 
-def _speed(hands: int, requests: int, seconds: float) -> None:
+def _speed(hands: int, requests: int, seconds: float, jobs: int = 1) -> None:
     rate = hands / seconds if seconds > 0 else 0.0
+    workers = f" ({jobs} workers)" if jobs > 1 else ""
     print(f"studcheck fuzz: {hands} hands ({requests} requests) in {seconds:.2f} s: "
-          f"{rate:.1f} hands/s through the protocol", file=sys.stderr)
+          f"{rate:.1f} hands/s through the protocol{workers}", file=sys.stderr)

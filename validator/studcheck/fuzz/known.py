@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 import yaml
 
 from studcheck import __version__
-from studcheck.fuzz.play import Signature
+from studcheck.fuzz.compare import Signature
 from studcheck.protocol.client import truncate
 
 if TYPE_CHECKING:
-    from studcheck.fuzz.search import Finding
+    from studcheck.fuzz.census import Finding
 
 KINDS = ("new_hand", "act-accepted", "act-refused", "state", "error")  # error: the engine broke the protocol
 

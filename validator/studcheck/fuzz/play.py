@@ -1,36 +1,47 @@
-"""Play one hand on the engine under test and on the reference, side by side, and compare.
+"""Play: one hand on the engine under test and on the in-process reference, side by side.
 
-Both engines get the same protocol messages. Every answer is compared: `ok`, the refusal
-reason, and the whole canonical state (extra keys an engine adds are ignored, like the harness
-does). After every refusal the engine is also asked for its `state`, which must equal the
-reference's unchanged state (the reference is not asked: its state is known). The first
-difference is the divergence.
+Both engines get the same protocol messages; every answer is compared (compare.py) and the first
+difference is the divergence. After every refusal the engine is also asked for its `state`, which
+must equal the reference's unchanged state (the reference is not asked: its state is known).
 
 Each request is written to the engine first; the in-process reference computes its answer while
 the engine works; the engine's answers are read after the reference has played the whole hand
 (see `Table`), in order, and checked against the schema.
+
+The engine's side of each request ("the wire", below) does what `EngineClient.request` does not:
+
+- **Pipelining**: the search writes a whole hand's requests, as the reference decided them, in one
+  write (`EngineClient.send(defer=True)` / `flush`) and reads the engine's answers later, in order
+  (`receive_line`), so the two processes work at the same time instead of waiting for each other.
+- **Skip re-validating an answer that is the reference's.** Every answer of the engine is
+  checked against the protocol schema. Checking a whole state costs more than the reference's own
+  move, yet most answers are exactly the reference's state. An answer line that is byte for byte
+  the reference's answer (as `studcheck serve` would encode it, with the engine's `seq`), or that
+  parses to `{"seq": <int>, "ok": true, "state": S}`, type for type and key for key, with S
+  identical to the reference's state, is valid exactly when the reference's state is, so the
+  schema is run on the reference's state instead, every `REFERENCE_CHECK_EVERY`-th time (the
+  reference's schema conformance is tested on its own; the sample keeps this assumption checked
+  during the run). The shortcut is used only while the schema's `response_state` and `seq` are
+  exactly the shapes this reasoning relies on; any other answer is validated in full, as the
+  client would.
 """
 
 from __future__ import annotations
 
-import re
 import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
-from studcheck.fuzz.choosers import Chooser
+from studcheck.fuzz.strategies import Chooser
 from studcheck.fuzz.strategies import MAX_STEPS, HandSetup, Move, after_end_move, next_move
-from studcheck.harness.compare import diff_json, sorted_legal
-from studcheck.fuzz.wire import Checker, read_answer
-from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, Stopped, Unsolicited
-from studcheck.protocol.messages import ErrorReason, RequestType
+from studcheck.fuzz.compare import ERROR_KIND, Divergence, Signature, differences
+from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, Stopped, Unsolicited, truncate
+from studcheck.protocol.messages import (ErrorReason, RequestType, encode, protocol_schema, response_kind,
+                                         schema_problem)
 from studcheck.protocol.serve import Server
 from studcheck.rules import Options
-
-SEAT_KEYS = ("seat", "stack", "committed", "folded", "all_in", "up", "down", "shown", "mucked")
-RESULT_KEYS = ("pots", "rake", "returned", "showdown_order", "stacks")
-AWARD_KEYS = ("winners", "high", "low")
 
 
 class ExchangeKind:
@@ -47,46 +58,6 @@ class Exchange:
     move: Move | None
     reference: Mapping[str, Any]
     engine: Mapping[str, Any]
-
-
-@dataclass(frozen=True, kw_only=True)
-class Difference:
-    """Where the engine's answer first differs from the reference's (a JSON path into the answer)."""
-
-    path: str
-    expected: Any
-    actual: Any
-    message: str | None = None  # the engine's refusal message, as evidence
-
-    def describe(self) -> str:
-        return f"{self.path}: reference {_short(self.expected)}, engine {_short(self.actual)}"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Signature:
-    """What "the same divergence" means: the kind of step, the first differing field with indices
-    dropped (`state.pots[].amount`), and the variant. Shrinking keeps it; --keep-going groups by it."""
-
-    kind: str  # new_hand, act-accepted, act-refused (by the reference) or state
-    path: str
-    variant: str
-
-    def text(self) -> str:
-        return f"{self.kind} {self.path} {self.variant}"
-
-
-@dataclass(frozen=True, kw_only=True)
-class Divergence:
-    exchange: int  # index into HandRecord.exchanges
-    kind: str  # new_hand, act-accepted, act-refused (by the reference) or state
-    first: Difference
-    all: tuple[Difference, ...]
-
-    def signature(self, variant: str) -> Signature:
-        return Signature(kind=self.kind, path=_normal_path(self.first.path), variant=variant)
-
-
-ERROR_KIND = "error"  # the signature kind of a hand in which the engine broke the protocol
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -169,89 +140,135 @@ class ReferenceFailed(BaseException):
         self.hand: int | None = None
 
 
-def _short(value: Any, limit: int = 200) -> str:
-    text = "nothing" if value is None else repr(value) if isinstance(value, str) else str(value)
-    return text if len(text) <= limit else text[:limit] + "…"
+# --- the wire: the engine's answers, checked as cheaply as correctness allows -----------------
 
 
-def _normal_path(path: str) -> str:
-    return re.sub(r"\.\d+(?=\.|$)", ".*", re.sub(r"\[\d+\]", "[]", path))
+REFERENCE_CHECK_EVERY = 64  # about once every two hands
+_RESPONSE_STATE = {"type": "object", "required": ["seq", "ok", "state"],
+                   "properties": {"seq": {"$ref": "#/$defs/seq"}, "ok": {"const": True},
+                                  "state": {"$ref": "#/$defs/state"}}}
+_SEQ = {"type": "integer", "minimum": 0}
+_ENVELOPE = frozenset({"seq", "ok", "state"})
+_ANSWER = frozenset({"ok", "state"})
 
 
-# --- canonical answers --------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def shortcut_is_sound() -> bool:
+    """The schema still says what the shortcut relies on: the state answer is seq + ok + state, nothing across them."""
+    defs = protocol_schema()["$defs"]
+    state_def = {key: value for key, value in defs.get("response_state", {}).items() if key != "description"}
+    seq_def = {key: value for key, value in defs.get("seq", {}).items() if key != "description"}
+    return state_def == _RESPONSE_STATE and seq_def == _SEQ
 
 
-def _seat_map(value: Any) -> Any:
-    return {str(key): item for key, item in value.items()} if isinstance(value, Mapping) else value
+def identical(a: Any, b: Any) -> bool:
+    """The same JSON value, type for type (`true` is not `1`, `1.0` is not `1`) and key for key.
+
+    Leaves are compared in the loop, not by a call each: this runs on every answer.
+    """
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    pairs: Any
+    if kind is dict:
+        if a.keys() != b.keys():
+            return False
+        pairs = zip(a.values(), map(b.__getitem__, a))
+    elif kind is list:
+        if len(a) != len(b):
+            return False
+        pairs = zip(a, b)
+    else:
+        return bool(a == b)
+    for x, y in pairs:
+        inner = type(x)
+        if inner is not type(y):
+            return False
+        if inner is dict or inner is list:
+            if not identical(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
 
 
-def _seat_set(value: Any) -> Any:
-    return sorted(value) if isinstance(value, list) and all(isinstance(v, int) for v in value) else value
+def _is_reference_state(response: Mapping[str, Any], reference_state: Mapping[str, Any] | None) -> bool:
+    return (reference_state is not None and response.keys() == _ENVELOPE and response["ok"] is True
+            and type(response["seq"]) is int and response["seq"] >= 0 and shortcut_is_sound()
+            and identical(response["state"], reference_state))
 
 
-def canonical_state(state: Any) -> Any:
-    """The state with only the canonical keys, sets sorted: what "the same state" means."""
-    if not isinstance(state, Mapping):
-        return state
-    seats = state.get("seats")
-    if isinstance(seats, list) and all(isinstance(row, Mapping) and isinstance(row.get("seat"), int) for row in seats):
-        seats = sorted(seats, key=lambda row: row["seat"])  # the harness matches rows by seat number too
-    pots = state.get("pots")
-    return {
-        "street": state.get("street"),
-        "to_act": state.get("to_act"),
-        "legal": sorted_legal(state.get("legal") or []),
-        "seats": [{key: row.get(key) for key in SEAT_KEYS} if isinstance(row, Mapping) else row for row in seats]
-        if isinstance(seats, list) else seats,
-        "community": state.get("community"),
-        "pots": [{"amount": pot.get("amount"), "eligible": _seat_set(pot.get("eligible"))}
-                 if isinstance(pot, Mapping) else pot for pot in pots] if isinstance(pots, list) else pots,
-        "pot_total": state.get("pot_total"),
-        "result": canonical_result(state.get("result")),
-    }
+class Checker:
+    """Schema checks of the engine's answers, with the identical-to-the-reference shortcut."""
+
+    def __init__(self) -> None:
+        self.shortcuts = 0
+        self.reference_problem: str | None = None  # a sampled reference state breaks the schema: a studcheck bug
+
+    def same_as_reference(self, reference_state: Mapping[str, Any]) -> None:
+        """An answer was found to be the reference's state: sample the reference's own conformance."""
+        self.shortcuts += 1
+        if self.shortcuts % REFERENCE_CHECK_EVERY == 1 and self.reference_problem is None:
+            self.reference_problem = schema_problem("response_state", {"seq": 0, "ok": True, "state": reference_state})
+
+    def check(self, kind: RequestType, response: dict[str, Any], raw: bytes,
+              reference_state: Mapping[str, Any] | None) -> None:
+        if _is_reference_state(response, reference_state):
+            assert reference_state is not None
+            self.same_as_reference(reference_state)
+            return
+        problem = schema_problem(response_kind(kind, response).value, response)
+        if problem is not None:
+            line = truncate(raw.decode("utf-8", errors="replace").rstrip("\n"))
+            raise EngineError(Problem.BAD_RESPONSE, f"the answer to {kind.value} breaks the protocol schema: {problem}",
+                              line=line)
 
 
-def canonical_result(result: Any) -> Any:
-    if not isinstance(result, Mapping):
-        return result
-    out = {key: result.get(key) for key in RESULT_KEYS}
-    pots = result.get("pots")
-    if isinstance(pots, list):
-        out["pots"] = [_result_pot(pot) for pot in pots]
-    for key in ("returned", "stacks"):
-        out[key] = _seat_map(out[key])
-    return out
+def read_answer(client: EngineClient, pending: Pending, reference: Mapping[str, Any], checker: Checker) -> dict[str, Any]:
+    """The engine's checked answer to `pending`; `reference` is the reference's answer (no `seq`).
+
+    The client's envelope checks (JSON, seq, `ok`) apply; the schema check is the checker's.
+    """
+    raw = client.receive_line(pending)
+    reference_state = reference.get("state") if reference.get("ok") is True else None
+    if reference_state is not None and reference.keys() == _ANSWER and shortcut_is_sound():
+        expected = {"seq": pending.seq, **reference}
+        if raw == encode(expected):  # what `studcheck serve` writes: nothing to parse or compare
+            pending.entry["response"] = expected
+            if client.validate:
+                checker.same_as_reference(reference_state)
+            return expected
+    try:
+        response = client.check(pending, schema=False)
+    except EngineError as exc:
+        raise extra_line(pending, exc) or exc from None
+    if client.validate:
+        try:
+            checker.check(pending.kind, response, raw, reference_state)
+        except EngineError as exc:
+            exc.stderr = exc.stderr or client.stderr_tail()
+            raise
+    return response
 
 
-def _result_pot(pot: Any) -> Any:
-    if not isinstance(pot, Mapping):
-        return pot
-    entry = {"amount": pot.get("amount"), "eligible": _seat_set(pot.get("eligible"))}
-    for key in AWARD_KEYS:
-        if key in pot:
-            entry[key] = _seat_map(pot[key])
-    return entry
+def extra_line(pending: Pending, error: EngineError) -> Unsolicited | None:
+    """The answer read for `pending` carries the `seq` of an earlier request: a line nobody asked for.
 
-
-def differences(reference: Mapping[str, Any], engine: Mapping[str, Any]) -> list[Difference]:
-    """Every difference between two answers to the same request, the most telling first."""
-    message = None
-    if not engine.get("ok"):
-        message = str((engine.get("error") or {}).get("message", ""))
-    if reference.get("ok") != engine.get("ok"):
-        return [Difference(path="ok", expected=reference.get("ok"), actual=engine.get("ok"), message=message)]
-    if not reference.get("ok"):
-        want, got = (reference.get("error") or {}).get("reason"), (engine.get("error") or {}).get("reason")
-        if want != got:
-            return [Difference(path="error.reason", expected=want, actual=got, message=message)]
-        return []
-    if reference.get("state") == engine.get("state"):  # the usual case, without building canonical forms
-        return []
-    want, got = canonical_state(reference.get("state")), canonical_state(engine.get("state"))
-    if want == got:
-        return []
-    found = diff_json(want, got)
-    return [Difference(path=f"state.{item.path}", expected=item.expected, actual=item.actual) for item in found]
+    Every earlier request was answered already (answers are read in order), so the line answers
+    no request: a second answer to one request, say. `studcheck run` reports such a line as
+    `bad_response` ("a line nobody asked for", `Unsolicited`); the fuzzer too, whether the line
+    comes while answers are due (it is then read in place of the next answer and looks like a
+    wrong `seq`) or while none is (the client finds it before the next write).
+    """
+    if error.problem is not Problem.WRONG_SEQ:
+        return None
+    seq = (pending.entry.get("response") or {}).get("seq")
+    if type(seq) is not int or seq >= pending.seq:
+        return None
+    return Unsolicited(Problem.BAD_RESPONSE,
+                       f"the engine wrote a line nobody asked for before its answer to seq {pending.seq}: an answer "
+                       f"to seq {seq}, which was answered already (two answers to one request?)",
+                       line=error.line, stderr=error.stderr)
 
 
 # --- playing ------------------------------------------------------------------------------------

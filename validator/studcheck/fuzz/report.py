@@ -11,29 +11,43 @@ import re
 import shlex
 import signal
 import sys
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from studcheck.fuzz.census import Finding, SearchResult
+from studcheck.fuzz.config import FuzzConfig
 from studcheck.fuzz.play import EngineMisbehaved, HandRecord, describe_step, failure_record
-from studcheck.fuzz.search import Finding, SearchResult
 from studcheck.fuzz.shrink import Progress
 from studcheck.protocol.client import EngineClient, EngineError, Problem, shorten, truncate
 
 if TYPE_CHECKING:
-    from studcheck.fuzz.commands import FuzzConfig
     from studcheck.fuzz.write import WrittenCase
 
 Say = Callable[[str], None]
 Ready = Callable[[], "str | None"]  # get the engine running (restart it after a failure); why not, or None
 
 
-class Display:
-    """A tqdm bar on stderr (only when enabled, i.e. on a terminal)."""
+PROGRESS_EVERY = 10.0  # seconds between plain progress lines (stderr not a terminal)
 
-    def __init__(self, total: int, *, enabled: bool) -> None:
+
+class Display:
+    """Progress on stderr: a tqdm bar on a terminal (hands/s, divergences, elapsed, left), plain lines
+    every PROGRESS_EVERY seconds otherwise (a CI log), nothing with --no-progress."""
+
+    def __init__(self, total: int | None, *, bar: bool = False, lines: bool = False,
+                 clock: Callable[[], float] = time.monotonic, say: Say | None = None) -> None:
         self._bar: Any = None
         self._shrunk = False
-        if enabled:
+        self._total = total
+        self._lines = lines
+        self._clock = clock
+        self._say = say or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._started = clock()
+        self._next_line = self._started + PROGRESS_EVERY
+        self.hands = 0
+        self.divergences = 0
+        if bar:
             from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
             self._bar = tqdm(total=total, unit="hand", file=sys.stderr, leave=False, desc="fuzz")
@@ -41,13 +55,34 @@ class Display:
     def callbacks(self) -> Progress:
         return Progress(hand_done=self._hand, shrinking=self._shrinking, shrink_step=self._shrink_step)
 
-    def _hand(self, record: HandRecord) -> None:
+    def found(self) -> None:
+        """A new signature was reported."""
+        self.divergences += 1
+        if self._bar is not None:
+            self._bar.set_postfix_str(f"{self.divergences} new divergences")
+
+    def _hand(self, record: Any) -> None:
+        self.hands += 1
         if self._bar is not None:
             if self._shrunk:
                 self._bar.set_description("fuzz")
-                self._bar.set_postfix_str("")
+                self._bar.set_postfix_str(f"{self.divergences} new divergences" if self.divergences else "")
                 self._shrunk = False
             self._bar.update(1)
+        elif self._lines and self._clock() >= self._next_line:
+            self._next_line = self._clock() + PROGRESS_EVERY
+            self._say(self.line())
+
+    def line(self) -> str:
+        """`fuzz: 1200 of 5000 hands, 118.2 hands/s, 1 new divergence, elapsed 10s, left 32s`."""
+        elapsed = self._clock() - self._started
+        rate = self.hands / elapsed if elapsed > 0 else 0.0
+        of = f" of {self._total}" if self._total is not None else ""
+        left = ""
+        if self._total is not None and rate > 0:
+            left = f", left {_clock_text((self._total - self.hands) / rate)}"
+        return (f"fuzz: {self.hands}{of} hands, {rate:.1f} hands/s, {self.divergences} new "
+                f"divergence{'' if self.divergences == 1 else 's'}, elapsed {_clock_text(elapsed)}{left}")
 
     def _shrinking(self, record: HandRecord) -> None:
         if self._bar is not None:
@@ -67,6 +102,16 @@ class Display:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+
+
+def _clock_text(seconds: float) -> str:
+    """`42s`, `3m05s`, `1h02m`."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
 
 
 REQUEST_CHARS = 300  # a request's JSON in a report (the hand's setup is printed in full apart)
@@ -95,8 +140,10 @@ def exit_status(error: EngineError) -> str:
     return f"exit code {code}"
 
 
-def _hand(hand: int | None, total: int, seed: int) -> str:
-    return f"hand {hand} of {total} (seed {seed})" if hand is not None else f"seed {seed}"
+def _hand(hand: int | None, total: int | None, seed: int) -> str:
+    if hand is None:
+        return f"seed {seed}"
+    return f"hand {hand} of {total} (seed {seed})" if total is not None else f"hand {hand} (seed {seed})"
 
 
 def _evidence(error: EngineError, say: Say, indent: str = "  ") -> None:
@@ -120,7 +167,7 @@ def _request_line(failure_request: Mapping[str, Any], problem: Problem) -> str:
     return f"request{left}: {request_text(failure_request)}"
 
 
-def report_past_failures(result: SearchResult, total: int, seed: int, say: Say) -> None:
+def report_past_failures(result: SearchResult, total: int | None, seed: int, say: Say) -> None:
     """Failures on requests sent past a divergence (pipelining sends them): the first few with
     their evidence, and how many in all."""
     count = result.past_failures
@@ -164,6 +211,10 @@ def report_signatures(result: SearchResult, written: dict[str, str], say: Say) -
         say(f"  {finding.hands:>5}  {finding.found_at:>5}  {text:<{width}}  {status}")
 
 
+def _of(total: int | None) -> str:
+    return "" if total is None else f" of {total}"
+
+
 def _size(record: HandRecord) -> str:
     return f"{len(record.setup.seats)} seats, {record.actions} actions"
 
@@ -177,7 +228,7 @@ def report_divergence(finding: Finding, client: EngineClient, reference: EngineC
     assert result is not None
     shrunk = result.hand
     assert found.divergence is not None and shrunk.divergence is not None
-    say(f"DIVERGENCE in hand {finding.found_at} of {config.hands} at {describe_step(found, found.divergence.exchange)}:")
+    say(f"DIVERGENCE in hand {finding.found_at}{_of(config.total)} at {describe_step(found, found.divergence.exchange)}:")
     say(f"  {found.divergence.first.describe()}")
     say(f"  signature: {finding.signature.text()}")
     if found.past_failure is not None:
@@ -215,7 +266,7 @@ def report_failure(finding: Finding, client: EngineClient, reference: EngineClie
     assert failure is not None
     error = failure.error
     played = failure_record(record)
-    say(f"ENGINE ERROR ({error.problem.value}) in {_hand(finding.found_at, config.hands, config.seed)} "
+    say(f"ENGINE ERROR ({error.problem.value}) in {_hand(finding.found_at, config.total, config.seed)} "
         f"at {describe_step(played, len(played.exchanges) - 1)}: {error.message}")
     say(f"  {_request_line(failure.request, error.problem)}")
     _evidence(error, say)
@@ -263,7 +314,7 @@ def _announce(written: WrittenCase, client: EngineClient, reference: EngineClien
     return str(written.path)
 
 
-def report_misbehaviour(exc: EngineMisbehaved, total: int, seed: int, say: Say) -> None:
+def report_misbehaviour(exc: EngineMisbehaved, total: int | None, seed: int, say: Say) -> None:
     """The run stops (an engine that cannot be restarted): the problem, hand, request, evidence."""
     error = exc.error
     record = exc.record

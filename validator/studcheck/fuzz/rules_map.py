@@ -18,9 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from studcheck.cases.load import rule_index
 from studcheck.fuzz.play import ExchangeKind, HandRecord
+from studcheck.rules import LAYOUTS, Layout, Variant
 
-BETTING_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+BETTING_STREETS = tuple(street.value for street in {s: None for layout in LAYOUTS.values() for s in layout.streets})
 AGGRESSIVE = ("complete", "bet", "raise")
 AMOUNT_RULES = ["BET.FIXED-AMOUNT", "BET.LIMITS"]
 
@@ -74,6 +76,19 @@ class Step:
 
     def street(self, state: State | None) -> str:
         return str((state or {}).get("street") or "")
+
+    @property
+    def layout(self) -> Layout:
+        """The variant's streets: which one opens with the bring-in, which are small-bet, which doubles."""
+        return LAYOUTS[Variant(self.setup.variant)]
+
+    def opening(self, state: State | None) -> bool:
+        return self.street(state) == self.layout.streets[0].value
+
+    def doubling(self, state: State | None) -> bool:
+        """The street where an open pair may allow the big bet (fourth; third in five-card stud)."""
+        street = self.layout.open_pair_street
+        return street is not None and self.street(state) == street.value
 
     @property
     def new_street(self) -> bool:
@@ -186,7 +201,7 @@ def legal(step: Step, state: State | None, amounts_only: bool = False) -> Area:
         tags.append("raise-cap")
         if len(_in_hand(state)) == 2:
             rules.append("BET.CAP.HEADS-UP")
-    if street == "third":
+    if step.opening(state):
         tags.append("third-street")
         if wager <= setup.stakes["bring_in"]:
             rules.append("BRING-IN.FACING")
@@ -198,12 +213,13 @@ def legal(step: Step, state: State | None, amounts_only: bool = False) -> Area:
     if round_all_ins:
         rules += ["ALLIN.HALF-BET.FULL", "ALLIN.HALF-BET.SHORT", "ALLIN.CUMULATIVE"]
         tags += ["all-in", "half-bet"]
-    unit = setup.stakes["small_bet"] if street in ("third", "fourth") else setup.stakes["big_bet"]
+    small = street in {s.value for s in step.layout.small_bet_streets}
+    unit = setup.stakes["small_bet"] if small else setup.stakes["big_bet"]
     if to_act and int(to_act.get("stack") or 0) < wager - int(to_act.get("committed") or 0) + unit:
         rules.append("ALLIN.CALL-SHORT")  # cannot make a full raise: calls or wagers all-in for less
         tags.append("all-in")
-    if street == "fourth":
-        if setup.variant == "stud_high" and setup.options.get("open_pair_double") and _open_pair(state):
+    if step.doubling(state):
+        if setup.options.get("open_pair_double") and _open_pair(state):
             rules += ["BET.DOUBLE.OPEN-PAIR", "BET.DOUBLE.RAISES"]
         else:
             rules.append("BET.DOUBLE.ABSENT")
@@ -235,20 +251,18 @@ def moved(step: Step) -> Area:
     if mover.get("all_in") and not _row(step.before, step.seat).get("all_in"):
         rules = ["ALLIN.CALL-SHORT", *(["BRING-IN.ALL-IN-PARTIAL"] if action == "bring_in" else []), *rules]
         tags.append("all-in")
-    if step.street(step.after) == "fourth" and action in ("bet", "raise"):
+    if step.doubling(step.after) and action in ("bet", "raise"):
         rules += ["BET.DOUBLE.OPEN-PAIR", "BET.DOUBLE.RAISES"] if _open_pair(step.after) else ["BET.DOUBLE.ABSENT"]
     return _area(f"chips moved by {action or 'the step'}", rules or AMOUNT_RULES, tags)
 
 
-STREETS = (*BETTING_STREETS, "showdown", "complete")
-
-
 def round_end(step: Step) -> Area:
     rules = ["BET.ROUND-END"]
-    if step.street(step.before) == "third" and _wager(step.before) <= step.setup.stakes["bring_in"]:
+    if step.opening(step.before) and _wager(step.before) <= step.setup.stakes["bring_in"]:
         rules.append("BRING-IN.CALLED-ROUND-ENDS")
     before, after = step.street(step.before), step.street(step.after)
-    skipped = before in STREETS and after in STREETS and STREETS.index(after) > STREETS.index(before) + 1
+    streets = (*(street.value for street in step.layout.streets), "showdown", "complete")
+    skipped = before in streets and after in streets and streets.index(after) > streets.index(before) + 1
     contenders = len(_in_hand(step.after))
     if (skipped and contenders > 1) or (step.after is not None and step.after.get("to_act") is None and contenders > 1):
         rules.append("ALLIN.RUNOUT")  # at most one player can still bet: the cards are dealt without betting
@@ -258,7 +272,7 @@ def round_end(step: Step) -> Area:
 def turn(step: Step) -> Area:
     """Whose turn it is after an action within a round."""
     rules = ["BET.ORDER", "BET.ROUND-END"]
-    if step.street(step.after) == "third" and _wager(step.after) <= step.setup.stakes["bring_in"]:
+    if step.opening(step.after) and _wager(step.after) <= step.setup.stakes["bring_in"]:
         rules.append("BRING-IN.CALLED-ROUND-ENDS")
     if any(row.get("all_in") for row in _rows(step.after)):
         rules.append("ALLIN.RUNOUT")
@@ -274,7 +288,7 @@ def first_actor(step: Step, state: State) -> Area:
         rules.append("BET.FIRST-ACTOR.FOLDED")
     if any(row.get("all_in") for row in _rows(state)):
         rules.append("BET.FIRST-ACTOR.ALL-IN")
-    if state.get("street") == "seventh":
+    if state.get("street") == step.layout.last.value:
         rules.append("BET.FIRST-ACTOR.SEVENTH")
         if state.get("community"):
             rules.append("DEAL.COMMUNITY.FIRST-ACTOR")
@@ -284,7 +298,7 @@ def first_actor(step: Step, state: State) -> Area:
 def dealing(step: Step, state: State) -> Area:
     rules = ["DEAL.STREETS", "DEAL.BURN"]
     tags = ["dealing"]
-    late = step.street(state) in ("seventh", "showdown", "complete")
+    late = step.street(state) in (step.layout.last.value, "showdown", "complete")
     if state.get("community") or (late and len(_rows(state)) >= 7):  # the stub may run short on seventh
         rules += ["DEAL.SHORT-STUB.REMAKE", "DEAL.SHORT-STUB.COMMUNITY"]
         tags.append("short-stub")
@@ -325,7 +339,7 @@ def awards(step: Step, field: str) -> Area:
         return showdown(step, order_first=True)
     if uncontested:
         rules = ["SHOWDOWN.UNCONTESTED", "POT.UNCALLED"]
-        if step.street(step.before) == "third":
+        if step.opening(step.before):
             rules.append("BRING-IN.ALL-FOLD")
         return _area("awards: an uncontested pot", rules + ["POT.SIDE"], ["showdown"])
     if field in ("amount", "eligible"):
@@ -333,6 +347,7 @@ def awards(step: Step, field: str) -> Area:
         return _area("pots", rules, ["side-pot"])
     hands = {"stud_high": (["HAND.HIGH.BEST-FIVE", "HAND.HIGH.RANKING", "HAND.HIGH.WHEEL", "HAND.HIGH.KICKERS"], ["hand-ranking"]),
              "razz": (["HAND.LOW.A5"], ["razz-low"]),
+             "five_card_stud": (["FIVE.HAND", "HAND.HIGH.RANKING", "HAND.HIGH.WHEEL", "HAND.HIGH.KICKERS"], ["hand-ranking"]),
              "stud_hilo8": (["HILO.SPLIT", "HILO.NO-LOW", "HILO.SCOOP", "HILO.QUARTER", "HAND.LOW.EIGHT", "HAND.HIGH.RANKING"],
                             ["eight-low", "hi-lo-split"])}[setup.variant]
     odd = "POT.ODD-CHIP.ALL-CARDS" if setup.options.get("odd_chip") == "all_cards" else "POT.ODD-CHIP.BEST-FIVE"
@@ -359,10 +374,10 @@ def refusal(step: Step) -> Area:
     rules = ["ACTION.REFUSAL", *REFUSAL_REASONS.get(step.reason, [])]
     if step.reason in ("illegal_action", "invalid_amount", ""):
         rules += REFUSED_ACTIONS.get(step.action, [])
-        if step.street(step.before) == "third" and step.action in ("fold", "check", "bring_in", "complete", "raise", "bet"):
+        if step.opening(step.before) and step.action in ("fold", "check", "bring_in", "complete", "raise", "bet"):
             rules.append("BRING-IN.FACING" if _wager(step.before) <= step.setup.stakes["bring_in"] else
                          "BRING-IN.COMPLETION-NOT-RAISE")
-        if step.street(step.before) == "fourth" and step.action in ("bet", "raise"):
+        if step.doubling(step.before) and step.action in ("bet", "raise"):
             rules.append("BET.DOUBLE.OPEN-PAIR" if _open_pair(step.before) else "BET.DOUBLE.ABSENT")
     name = f"refusals: {step.action} refused as {step.reason}" if step.reason else "refusals"
     return _area(name, rules, ["reject"])
@@ -398,9 +413,42 @@ def _same_actions(expected: Any, actual: Any) -> bool:
     return names(expected) is not None and names(expected) == names(actual)
 
 
+#: seven-card rules and the five-card stud rules that take their place there (spec/rules/15-five-card-stud.md)
+FIVE_CARD_RULES = {
+    "SETUP.PLAYERS": ["FIVE.PLAYERS"],
+    "DEAL.THIRD": ["FIVE.DEAL"],
+    "DEAL.STREETS": ["FIVE.STREETS"],
+    "DEAL.BURN": ["FIVE.STREETS"],
+    "DEAL.SHORT-STUB.REMAKE": ["FIVE.SHORT-STUB"],
+    "DEAL.SHORT-STUB.COMMUNITY": ["FIVE.SHORT-STUB"],
+    "DEAL.COMMUNITY.FIRST-ACTOR": ["FIVE.SHORT-STUB", "FIVE.FIRST-ACTOR"],
+    "BET.LIMITS": ["FIVE.LIMITS"],
+    "BET.DOUBLE.OPEN-PAIR": ["FIVE.OPEN-PAIR"],
+    "BET.FIRST-ACTOR.HIGH": ["FIVE.FIRST-ACTOR"],
+    "BET.FIRST-ACTOR.SEVENTH": ["FIVE.FIRST-ACTOR"],
+    "BRING-IN.CARD.LOW": ["BRING-IN.CARD.LOW", "FIVE.BRING-IN"],
+}
+
+
 def area_at(record: HandRecord, index: int, head: str = "", field: str = "", *, amounts_only: bool = False) -> Area:
     """The rules of what the reference decided at exchange `index` that the field `head` (`field`
-    inside it) shows; with no field (a step the engine failed on), all that step decided."""
+    inside it) shows; with no field (a step the engine failed on), all that step decided.
+
+    Only rules that apply to the hand's variant are cited: in five-card stud the seven-card rules
+    of dealing, limits, the double bet and first to act give way to their FIVE.* counterparts."""
+    area = _area_at(record, index, head, field, amounts_only=amounts_only)
+    variant = Variant(record.setup.variant)
+    index_of_rules = rule_index()
+    rules: list[str] = []
+    for rule in area.rules:
+        for cited in FIVE_CARD_RULES.get(rule, [rule]) if variant is Variant.FIVE_CARD_STUD else [rule]:
+            info = index_of_rules.get(cited)
+            if info is None or variant in info.variants:
+                rules.append(cited)
+    return _area(area.name, rules or list(area.rules), area.tags)
+
+
+def _area_at(record: HandRecord, index: int, head: str = "", field: str = "", *, amounts_only: bool = False) -> Area:
     step = step_at(record, index)
     exchange = record.exchanges[index]
     after = step.after

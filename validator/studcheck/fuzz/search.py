@@ -14,62 +14,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from studcheck.fuzz.choosers import RandomChooser, hand_seed
+from studcheck.fuzz.census import PAST_FAILURES_KEPT, Finding, SearchResult
+from studcheck.fuzz.strategies import RandomChooser, hand_seed
 from studcheck.fuzz.known import Known, known_reason
-from studcheck.fuzz.play import EngineMisbehaved, Failure, HandRecord, Planned, ReferenceFailed, Signature, Table
-from studcheck.fuzz.shrink import DEFAULT_SHRINK_REPLAYS, DEFAULT_SHRINK_SECONDS, Progress, Shrunk, shrink
+from studcheck.fuzz.compare import Signature
+from studcheck.fuzz.play import EngineMisbehaved, HandRecord, Planned, ReferenceFailed, Table
+from studcheck.fuzz.shrink import DEFAULT_SHRINK_REPLAYS, DEFAULT_SHRINK_SECONDS, Progress, shrink
 from studcheck.fuzz.strategies import Capabilities, draw_setup
 from studcheck.protocol.client import EngineError, Stopped
 
 
-@dataclass(kw_only=True)
-class Finding:
-    """One signature: the first hand that showed it, how many hands did, and its shrunk hand if new."""
-
-    signature: Signature
-    found: HandRecord
-    found_at: int  # the hand's number (1-based)
-    hands: int = 1
-    known: str | None = None  # why it is known (--known), or None if it is new
-    shrunk: Shrunk | None = None
-    shrink_failures: int = 0  # replayed candidates the engine failed on while shrinking (each a restart)
-
-
-@dataclass(kw_only=True)
-class SearchResult:
-    hands: int = 0  # generated hands played (not counting shrink replays)
-    actions: int = 0
-    refused: int = 0
-    skipped: int = 0
-    requests: int = 0  # requests to the engine under test while generating
-    past_failures: int = 0  # hands in which the engine failed on a request sent past the divergence
-    first_past_failures: list[tuple[int, Failure]] = field(default_factory=list)  # (hand, failure), the first few
-    seconds: float = 0.0  # time spent generating and playing (not shrinking or reporting)
-    findings: dict[Signature, Finding] = field(default_factory=dict)  # in order of first appearance
-    stopped: bool = False  # stopped at max_new new signatures before playing every hand
-
-    @property
-    def new(self) -> list[Finding]:
-        return [finding for finding in self.findings.values() if finding.known is None]
-
-    @property
-    def divergent_hands(self) -> int:
-        return sum(finding.hands for finding in self.findings.values())
-
-
 @dataclass(frozen=True, kw_only=True)
 class SearchConfig:
-    hands: int
+    hands: int  # the last hand number
     seed: int
+    numbers: range | None = None  # the hand numbers to play, in order (a shard's, a worker's); None: 1..hands
+    duration: float | None = None  # seconds: deal no new hand after this long
     max_new: int = 1  # stop after this many new signatures (1 without --keep-going)
     known: tuple[Known, ...] = ()
     shrink_replays: int = DEFAULT_SHRINK_REPLAYS
     shrink_seconds: float = DEFAULT_SHRINK_SECONDS
 
 
-PAST_FAILURES_KEPT = 3  # failures past a divergence kept with their evidence (the rest are counted)
 AFTER_RUN_WAIT = 0.05  # how long to listen for a line nobody asked for after the last answer (as `run` does)
 
 
@@ -93,17 +61,29 @@ class _Hand:
         return self.record
 
 
-def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: Progress | None = None,
-           on_new: Callable[[Finding], None] = lambda finding: None) -> SearchResult:
-    """Play up to `config.hands` hands; hand to `on_new` the first hand of each new signature (a
-    divergence shrunk first; a hand in which the engine broke the protocol as it is).
+OnHand = Callable[[int, HandRecord, "Finding | None"], None]
+Claim = Callable[[Signature, int], bool]  # shrink and report this new signature's hand? (pool: no if seen earlier)
 
-    EngineMisbehaved (a signal, the deadline, an engine that cannot be restarted) and
-    ReferenceFailed leave with `hand` set to the number of the hand being played or shrunk.
+
+def search(table: Table, caps: Capabilities, config: SearchConfig, *, progress: Progress | None = None,
+           on_new: Callable[[Finding], None] = lambda finding: None,
+           on_hand: OnHand = lambda number, record, finding: None,
+           listen_at_end: bool = True, claim: Claim = lambda signature, number: True) -> SearchResult:
+    """Play the hands `config.numbers` (default 1..hands); hand to `on_new` the first hand of each new
+    signature (a divergence shrunk first; a hand in which the engine broke the protocol as it is).
+
+    `on_hand(number, record, finding)` follows every settled hand, with the Finding it opened if it
+    is the first of its signature here (the worker pool sends these to the parent). `claim(signature,
+    number)` False leaves a new signature's hand unshrunk and unreported (another worker has an earlier
+    hand with it, which is the one that counts). EngineMisbehaved
+    (a signal, the deadline, an engine that cannot be restarted) and ReferenceFailed leave with
+    `hand` set to the number of the hand being played or shrunk.
     """
     progress = progress or Progress()
     result = SearchResult()
-    state = _Search(table=table, caps=caps, config=config, progress=progress, on_new=on_new, result=result)
+    numbers = config.numbers if config.numbers is not None else range(1, config.hands + 1)
+    state = _Search(table=table, caps=caps, config=config, numbers=numbers, progress=progress, on_new=on_new,
+                    on_hand=on_hand, claim=claim, result=result, listen_at_end=listen_at_end)
     started = time.perf_counter()
     try:
         state.run()
@@ -123,12 +103,17 @@ class _Search:
     table: Table
     caps: Capabilities
     config: SearchConfig
+    numbers: range
     progress: Progress
     on_new: Callable[[Finding], None]
+    on_hand: OnHand
+    claim: Claim
     result: SearchResult
+    listen_at_end: bool
     number: int = 0  # the hand being settled (or shrunk)
     shrinking: bool = False
     elsewhere: float = 0.0  # seconds spent shrinking and reporting
+    ends: float | None = None  # time.monotonic() after which no new hand is dealt (--duration)
 
     def deal(self, number: int) -> _Hand:
         try:
@@ -137,18 +122,36 @@ class _Search:
             exc.hand = exc.hand or number
             raise
 
+    def following(self, index: int) -> _Hand | None:
+        """Deal out the hand at `index` of the numbers, or None past the last (or past --duration)."""
+        if index >= len(self.numbers):
+            return None
+        if self.ends is not None and time.monotonic() >= self.ends:
+            self.result.out_of_time = True
+            return None
+        return self.deal(self.numbers[index])
+
     def run(self) -> None:
         table, config, result = self.table, self.config, self.result
-        ahead = self.deal(1) if config.hands else None
+        if config.duration is not None:
+            self.ends = time.monotonic() + config.duration
+        index = 0
+        ahead = self.following(0)
         last: _Hand | None = None
         while ahead is not None:
             last, self.number = ahead, ahead.number
+            index += 1
             # The next hand goes to the engine before this one is compared: the engine answers it
             # while this process compares and the reference plays the one after (see Table).
-            ahead = self.deal(self.number + 1) if self.number < config.hands else None
+            ahead = self.following(index)
             record = last.settle(table)
-            self.count(record)
-            if record.signature is not None and self.find(last, ahead):
+            result.count(self.number, record)
+            self.progress.hand_done(record)
+            opened = len(result.findings)
+            stop = record.signature is not None and self.find(last, ahead)
+            opened_now = record.signature is not None and len(result.findings) > opened
+            self.on_hand(self.number, record, result.findings[record.signature] if opened_now and record.signature else None)
+            if stop:
                 break
             if ahead is not None and ahead.record is None and not table.live(ahead.planned):
                 # dealt out to the engine process that failed: deal it out again (after a restart)
@@ -156,20 +159,8 @@ class _Search:
                 ahead = self.deal(ahead.number)
         if ahead is not None and ahead.record is None:
             table.discard(ahead.planned)  # dealt out but not counted: the search stopped before it
-        elif last is not None and not result.stopped and not table.broken:
+        elif last is not None and not result.stopped and not table.broken and self.listen_at_end:
             self.listen_after_the_last_answer(last)
-
-    def count(self, record: HandRecord) -> None:
-        result = self.result
-        result.hands += 1
-        result.actions += record.actions
-        result.refused += record.refused
-        result.skipped += record.skipped is not None
-        if record.past_failure is not None:
-            result.past_failures += 1
-            if len(result.first_past_failures) < PAST_FAILURES_KEPT:
-                result.first_past_failures.append((self.number, record.past_failure))
-        self.progress.hand_done(record)
 
     def find(self, hand: _Hand, ahead: _Hand | None) -> bool:
         """File a settled hand's finding (shrunk and reported if new); True if the search must stop."""
@@ -185,6 +176,8 @@ class _Search:
         result.findings[signature] = finding
         if finding.known is not None:
             return False
+        if not self.claim(signature, self.number):
+            return len(result.new) >= self.config.max_new  # still new here: this search stops no later than the whole run
         if ahead is not None and ahead.record is None and table.live(ahead.planned):
             ahead.settle(table)  # the engine must be idle and in step before shrinking talks to it
         result.requests = table.requests
@@ -203,7 +196,7 @@ class _Search:
         self.elsewhere += time.perf_counter() - aside
         table.requests = result.requests  # shrink replays and the report do not count as generated requests
         if len(result.new) >= self.config.max_new:
-            result.stopped = self.number < self.config.hands
+            result.stopped = self.number < self.numbers[-1]
             return True
         return False
 

@@ -2,7 +2,7 @@
 
 Every random decision is one bounded integer choice from a `Chooser`. The search uses a seeded
 `random.Random` (fast, and it records the choices); shrinking replays the recorded choices through
-Hypothesis, whose shrinker then minimises them (choosers.py). Choices are arranged so that the
+Hypothesis, whose shrinker then minimises them (the choices, below). Choices are arranged so that the
 value Hypothesis shrinks towards (the lower bound, the first element) is the *simpler* hand: fewer
 seats, contiguous seat numbers, short stacks, small stakes, default options, no remade stub, the
 canonical deck order, passive actions and no deliberately illegal attempts.
@@ -10,20 +10,70 @@ canonical deck order, passive actions and no deliberately illegal attempts.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from studcheck.cards import FULL_DECK
-from studcheck.fuzz.choosers import Chooser, pick, shuffle
 from studcheck.protocol.messages import OPEN_INT_OPTIONS, EngineInfo
-from studcheck.rules import ActionType, Options, SetupError, Variant
+from studcheck.rules import LAYOUTS, ActionType, Options, SetupError, Variant
 
 T = TypeVar("T")
 
+# --- the choices: Where the fuzzer's random decisions come from: one bounded integer at a time.
+#
+#
+# The search asks a `RandomChooser` (a seeded `random.Random`: cheap, and it records every choice);
+# shrinking replays a recorded choice list through Hypothesis (shrink.py), which then minimises it.
+# Both sides see exactly the same sequence of `integer(low, high)` calls, so a recorded list
+# replays as the same hand. A choice with a single possible value is never asked for or recorded
+# (Hypothesis and the recording must agree on what counts as a choice).
+
+
+class Chooser(Protocol):
+    def integer(self, low: int, high: int) -> int:
+        """An integer in [low, high]; `low` is the simplest (what shrinking moves towards)."""
+        ...
+
+
+def pick(choose: Chooser, items: Sequence[T]) -> T:
+    """One of `items`; the first is the simplest."""
+    return items[choose.integer(0, len(items) - 1)]
+
+
+def shuffle(choose: Chooser, items: Sequence[T]) -> tuple[T, ...]:
+    """A permutation of `items` (Fisher-Yates); all-simplest choices keep the original order."""
+    out = list(items)
+    last = len(out) - 1
+    for index in range(last):
+        other = choose.integer(index, last)
+        out[index], out[other] = out[other], out[index]
+    return tuple(out)
+
+
+class RandomChooser:
+    """Seeded choices for the search, recorded so the hand can be replayed through Hypothesis."""
+
+    def __init__(self, seed: str) -> None:
+        self._random = random.Random(seed).random  # str seeds hash with SHA-512: the same on every run
+        self.choices: list[int] = []
+
+    def integer(self, low: int, high: int) -> int:
+        if high <= low:
+            return low
+        value = low + int(self._random() * (high - low + 1))
+        self.choices.append(value)
+        return value
+
+
+def hand_seed(seed: int, hand: int) -> str:
+    """The seed of generated hand number `hand` (1-based) of a run: each hand can be regenerated alone."""
+    return f"studcheck-fuzz:{seed}:{hand}"
+
+
 DECK: tuple[str, ...] = tuple(str(card) for card in FULL_DECK)
-SEAT_NUMBERS = tuple(range(1, 9))
 MAX_STEPS = 300  # a safety net: capped betting ends every hand long before this
 AMOUNT_ACTIONS = frozenset({"bring_in", "complete", "call", "bet", "raise"})
 PASSIVE = ("bring_in", "check", "call", "show")
@@ -57,7 +107,7 @@ class Capabilities:
                                       f"(it declares: {', '.join(declared) or 'none'})")
             declared = [v for v in declared if v in only]
         if not declared:
-            raise CapabilityError("the engine declares none of the variants stud_high, razz, stud_hilo8")
+            raise CapabilityError(f"the engine declares none of the variants {', '.join(known)}")
         defaults = Options().to_json()
         options: dict[str, tuple[Any, ...] | None] = {}
         for name, default in defaults.items():
@@ -164,15 +214,16 @@ def _stakes(choose: Chooser) -> dict[str, int]:
     return {"ante": ante, "bring_in": bring_in, "small_bet": small, "big_bet": big}
 
 
-def _seats(choose: Chooser, stakes: Mapping[str, int]) -> tuple[tuple[int, int], ...]:
-    """Seats and stacks; stacks are drawn for all eight places whatever the count, so when the
-    shrinker lowers the count the later draws (deck, moves) keep their meaning."""
-    count = choose.integer(2, 8)
+def _seats(choose: Chooser, stakes: Mapping[str, int], places: int) -> tuple[tuple[int, int], ...]:
+    """Seats and stacks; stacks are drawn for all `places` (the variant's seats) whatever the count,
+    so when the shrinker lowers the count the later draws (deck, moves) keep their meaning."""
+    numbers = tuple(range(1, places + 1))
+    count = choose.integer(2, places)
     gaps = choose.integer(0, 2) == 2  # a third of the hands have gaps in the numbering
-    order = shuffle(choose, SEAT_NUMBERS) if gaps else SEAT_NUMBERS
+    order = shuffle(choose, numbers) if gaps else numbers
     small, big = stakes["small_bet"], stakes["big_bet"]
     stacks = []
-    for _ in SEAT_NUMBERS:
+    for _ in numbers:
         if choose.integer(0, 2) == 0:  # a third are short: antes, bring-ins and raises go all-in
             stacks.append(choose.integer(1, 3 * small))
         else:
@@ -195,7 +246,7 @@ def draw_setup(choose: Chooser, caps: Capabilities) -> HandSetup:
     variant = pick(choose, caps.variants)
     stakes = _stakes(choose)
     options = {name: _option_value(choose, name, values, stakes["big_bet"]) for name, values in caps.options.items()}
-    seats = _seats(choose, stakes)
+    seats = _seats(choose, stakes, LAYOUTS[Variant(variant)].max_seats)  # 8, or 10 in five-card stud
     deck = shuffle(choose, DECK)
     stub = shuffle(choose, DECK) if choose.integer(0, 4) == 4 else None
     return HandSetup(variant=variant, options=options, stakes=stakes, seats=seats, deck=deck, remade_stub=stub,
@@ -275,8 +326,9 @@ def illegal_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) ->
     to_act = state.get("to_act")
     legal = list(state.get("legal") or [])
     unit = _unit(setup, state)
-    if kind is Illegal.UNKNOWN_SEAT and len(seated) < len(SEAT_NUMBERS):
-        seat = pick(choose, [n for n in SEAT_NUMBERS if n not in seated])
+    numbers = range(1, LAYOUTS[Variant(setup.variant)].max_seats + 1)
+    if kind is Illegal.UNKNOWN_SEAT and len(seated) < len(numbers):
+        seat = pick(choose, [n for n in numbers if n not in seated])
         return _any_action(choose, seat, legal, unit)
     if kind is Illegal.OUT_OF_TURN and to_act is not None:
         return _any_action(choose, pick(choose, [n for n in seated if n != to_act]), legal, unit)

@@ -21,7 +21,8 @@ import yaml
 
 from studcheck.cases.load import rule_index
 from studcheck.cases.lint import VARIANT_PREFIXES
-from studcheck.fuzz.play import Divergence, Exchange, ExchangeKind, HandRecord, canonical_result, failure_record
+from studcheck.fuzz.compare import Divergence, canonical_result
+from studcheck.fuzz.play import Exchange, ExchangeKind, HandRecord, failure_record
 from studcheck.fuzz.rules_map import Area, area_at, area_for
 
 SEAT_EXPECT = {"stack": "stacks", "committed": "committed", "up": "up", "down": "down",
@@ -223,11 +224,13 @@ def reproducer_data(record: HandRecord, *, seed: int, hand_number: int, engine_l
     problem = failure.error.problem.value
     title = f"Generated: the engine failed ({problem}) at {_step_text(played, last)} ({area.name})"
     data = _document(played, area, title, steps, None)
-    request = json.dumps(dict(failure.request))
+    # Without its seq: the seq counts the requests one engine process was sent (each --jobs worker
+    # has its own), and the case replays with the harness's own seqs anyway.
+    request = json.dumps({key: value for key, value in failure.request.items() if key != "seq"})
     data["note"] = (
         f"Found by `studcheck fuzz --seed {seed}` (hand {hand_number}) against {engine_label}: the engine broke the "
-        f"protocol ({problem}: {failure.error.message}) on request seq {failure.request.get('seq')} "
-        f"({failure.request.get('type')}): {request[:300]}{'…' if len(request) > 300 else ''}. Not shrunk: the steps are "
+        f"protocol ({problem}: {failure.error.message}) on the request "
+        f"({failure.request.get('type')}) {request[:300]}{'…' if len(request) > 300 else ''}. Not shrunk: the steps are "
         "the hand up to that request. `studcheck run` on this case gives the verdict error while the engine fails "
         "the same way; the expectations are the reference engine's answers (docs/fuzzing.md)."
     )

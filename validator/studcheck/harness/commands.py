@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from studcheck.harness.groups import group_verdicts
+from studcheck.harness.parallel import Shard, Workers, default_jobs, engines_for, positive_jobs
 from studcheck.harness.report import (
     FAILING,
     ReportWriter,
@@ -73,6 +74,8 @@ def register(subparsers: Any) -> None:
     run.add_argument("--report", type=Path, metavar="FILE.jsonl", help="write the JSON Lines report here")
     run.add_argument("--junit", type=Path, metavar="FILE.xml", help="write a JUnit XML report here")
     run.add_argument("--markdown", type=Path, metavar="FILE.md", help="append a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")
+    run.add_argument("--html", type=Path, metavar="DIR", help="write the HTML report of this run to DIR/index.html "
+                     "(as `studcheck report` does from --report files)")
     run.add_argument("--write-xfail", type=Path, metavar="FILE", help="write every failing case of this run to FILE as an expected-failure "
                      "file (its cause as the reason), for --xfail next time")
     run.add_argument("--maxfail", type=int, metavar="N", help="stop after N failing cases (the reports still close)")
@@ -80,7 +83,15 @@ def register(subparsers: Any) -> None:
     run.add_argument("--deadline", type=stopping.duration, metavar="SECONDS", help="end the run after this long (600, 10m, 1h30m): "
                      "the case in progress and the cases left are errors (`deadline`), exit code 1")
     run.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    run.add_argument("--jobs", "-j", type=positive_jobs, metavar="N", help="run N engine processes at once (default: auto, the number of "
+                     "cores; 1 for an engine whose hello says \"parallel\": false); the reports are the same as with --jobs 1")
+    run.add_argument("--shard", type=Shard.parse, metavar="K/N", help="run only shard K of N of the selected cases (every Nth case "
+                     "from the Kth), e.g. one job of a CI matrix; `studcheck merge` joins the shards' --report files")
     run.set_defaults(handler=_run)
+
+    from studcheck.harness import merge
+
+    merge.register(subparsers)
 
     smoke = subparsers.add_parser("smoke", help="check that an engine adapter speaks the protocol",
                                   description="Handshake and one short hand; explains in plain words what goes wrong.")
@@ -112,7 +123,8 @@ def _serve(args: argparse.Namespace) -> int:
     return main()
 
 
-def make_client(args: argparse.Namespace) -> EngineClient:
+def make_client(args: argparse.Namespace, *, deadline: Deadline | None = None) -> EngineClient:
+    """A client for the engine the arguments name; `deadline`: share another client's (--jobs)."""
     factory: Callable[[], Transport]
     if getattr(args, "in_process", False):
         factory = InProcessTransport
@@ -127,7 +139,9 @@ def make_client(args: argparse.Namespace) -> EngineClient:
         def factory() -> Transport:
             return SubprocessTransport(argv)
     seconds = getattr(args, "deadline", None)
-    return EngineClient(factory, timeout=args.timeout, deadline=Deadline.after(seconds) if seconds else None)
+    if deadline is None and seconds:
+        deadline = Deadline.after(seconds)
+    return EngineClient(factory, timeout=args.timeout, deadline=deadline)
 
 
 def engine_label(args: argparse.Namespace) -> str:
@@ -198,6 +212,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.in_process and args.engine:
         print("studcheck run: --in-process runs the reference engine; do not give --engine too", file=sys.stderr)
         return EXIT_CONFIG
+    if args.in_process and args.jobs not in (None, 1):
+        print("studcheck run: --in-process runs one engine in this process; for --jobs drop --in-process "
+              "(the reference engine then runs as `studcheck serve` processes)", file=sys.stderr)
+        return EXIT_CONFIG
     if args.maxfail is not None and (args.maxfail < 1 or args.write_xfail):
         print("studcheck run: --maxfail must be at least 1" if args.maxfail < 1 else
               "studcheck run: --write-xfail needs the whole run; do not combine it with --maxfail or -x", file=sys.stderr)
@@ -206,18 +224,24 @@ def _run(args: argparse.Namespace) -> int:
         suite = _linted_cases(args.cases) if args.cases else load_cases()
         if suite is None:
             return EXIT_CONFIG
-        cases = select(suite, args)
+        selected = select(suite, args)
+        cases = args.shard.pick(selected) if args.shard else selected
         xfail = load_xfail(args.xfail, (case.id for case in suite)) if args.xfail else {}
         client = make_client(args)
     except (CaseError, ConfigError) as exc:
         print(f"studcheck run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    if not cases:
+    if not selected:
         print("studcheck run: no case matches the selection", file=sys.stderr)
         return EXIT_CONFIG
+    if not cases:
+        print(f"studcheck run: --shard {args.shard.index}/{args.shard.count}: no case falls in this shard "
+              f"(the selection has {len(selected)} case{'' if len(selected) == 1 else 's'}); use fewer shards", file=sys.stderr)
+        return EXIT_CONFIG
+    shard = args.shard.to_json(selected) if args.shard else None
     try:
         with stopping.watch() as watch:
-            code = execute(args, cases, xfail, client)
+            code = execute(args, cases, xfail, client, shard=shard)
         return watch.exit_code or code
     except BrokenPipeError:
         raise  # stdout closed (`studcheck run | head`): the command line handles it (exit 141)
@@ -246,7 +270,9 @@ def _linted_cases(paths: Sequence[str]) -> list[Any] | None:
     return None
 
 
-def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str], client: EngineClient) -> int:
+def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str], client: EngineClient, *,
+            shard: dict[str, Any] | None = None) -> int:
+    """Run the cases and write every report; `shard`: the header's record of `--shard K/N`."""
     started, clock = now_iso(), time.perf_counter()
     replay = replay_command(args)
     with _open(args.report) as stream:
@@ -258,17 +284,21 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             print(f"studcheck run: {reason.message} before the engine answered hello" if reason else
                   f"studcheck run: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
             code = _interrupted_code(EXIT_ENGINE)
-            writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args)))
+            writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args),
+                                     shard=shard))
             writer.write(footer_line([], duration=time.perf_counter() - clock, exit_code=code, interrupted=_signal()))
             _junit(args, writer)
+            _html(args, writer)
             return code
-        writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args)))
+        writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args),
+                                 shard=shard))
+        workers = _workers(args, client, cases)
         try:
-            verdicts = _run_all(Runner(client), cases, xfail, writer, replay, progress=not args.no_progress, maxfail=args.maxfail)
+            verdicts = _run_all(workers, cases, xfail, writer, replay, progress=not args.no_progress, maxfail=args.maxfail)
         except BaseException:  # e.g. Ctrl-C: never leave an engine process behind
-            client.stop(polite=False)
+            workers.stop(polite=False)
             raise
-        client.stop()
+        workers.stop()
         code = _interrupted_code(EXIT_FAIL if any(verdict.outcome in FAILING for verdict in verdicts) else EXIT_OK)
         nothing_applied = bool(verdicts) and all(verdict.outcome is Outcome.NOT_APPLICABLE for verdict in verdicts)
         if code == EXIT_OK and nothing_applied:
@@ -282,6 +312,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             writer.write(line)
         writer.write(footer_line(verdicts, duration=duration, exit_code=code, stopped=stopped, interrupted=_signal()))
     _junit(args, writer)
+    _html(args, writer)
     label = f"{client.info.name} {client.info.version}" if client.info else engine_label(args)
     if args.markdown:
         with open(args.markdown, "a", encoding="utf-8") as handle:
@@ -299,14 +330,33 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
     return code
 
 
-def _run_all(runner: Runner, cases: Sequence[Any], xfail: dict[str, str], writer: ReportWriter,
+def _workers(args: argparse.Namespace, client: EngineClient, cases: Sequence[Any]) -> Workers:
+    """The first engine (started: its hello says whether it may run beside itself) and --jobs - 1 more,
+    which start in their workers (child processes on Linux, see forked.py) and share its deadline."""
+    from studcheck.harness import forked
+
+    assert client.info is not None
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    count = engines_for(jobs, len(cases), parallel=client.info.parallel, in_process=args.in_process)
+
+    def runner() -> Runner:
+        return Runner(make_client(args, deadline=client.deadline))
+
+    extra = [forked.ForkedRunner(runner, cases) if forked.AVAILABLE else runner() for _ in range(count - 1)]
+    return Workers([Runner(client), *extra])
+
+
+def _run_all(workers: Workers, cases: Sequence[Any], xfail: dict[str, str], writer: ReportWriter,
              replay: Callable[[str], str], *, progress: bool, maxfail: int | None = None) -> list[Verdict]:
+    """Each verdict in case order as it comes (the report is written as the run goes); stops handing
+    out cases once `maxfail` cases of that order failed, so N engines stop where one would."""
     verdicts: list[Verdict] = []
     failing = 0
     bar = _progress(len(cases)) if progress else None
+    results = workers.verdicts(cases)
     try:
-        for number, case in enumerate(cases, start=1):
-            verdict = apply_xfail(runner.run(case, last=number == len(cases)), xfail)
+        for case, found in zip(cases, results):
+            verdict = apply_xfail(found, xfail)
             verdicts.append(verdict)
             writer.write(case_line(verdict, replay=replay(case.id)))
             if bar is not None:
@@ -315,8 +365,12 @@ def _run_all(runner: Runner, cases: Sequence[Any], xfail: dict[str, str], writer
             if maxfail is not None and failing >= maxfail:
                 break
     finally:
+        results.close()
         if bar is not None:
             bar.close()
+    for problem in workers.unstarted:
+        print(f"studcheck run: one of {len(workers.runners)} engines could not start ({problem}); "
+              "the others ran its cases", file=sys.stderr)
     return verdicts
 
 
@@ -366,6 +420,13 @@ def _junit(args: argparse.Namespace, writer: ReportWriter) -> None:
         from studcheck.harness.junit import write_junit
 
         write_junit(writer.lines, args.junit)
+
+
+def _html(args: argparse.Namespace, writer: ReportWriter) -> None:
+    if args.html:
+        from studcheck.report.commands import write_run_page
+
+        print(write_run_page(writer.lines, args.html, source=str(args.report or "this run")))
 
 
 class _open:

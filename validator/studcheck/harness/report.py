@@ -52,14 +52,19 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def header_line(*, info: EngineInfo | None, command: str, started: str, cases: Sequence[str]) -> dict[str, Any]:
+def header_line(*, info: EngineInfo | None, command: str, started: str, cases: Sequence[str],
+                shard: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """`shard`: which shard of the selection this run is (`run --shard`); absent for a whole run."""
     engine: dict[str, Any] | None = None
     if info is not None:
         engine = {**info.raw, "name": info.name, "version": info.version, "variants": list(info.variants), "options": dict(info.options)}
-    return {
+    line = {
         "kind": "header", "studcheck": __version__, "protocol": PROTOCOL_VERSION, "engine": engine,
         "command": command, "started": started, "cases": list(cases),
     }
+    if shard is not None:
+        line["shard"] = dict(shard)
+    return line
 
 
 def case_line(verdict: Verdict, *, replay: str) -> dict[str, Any]:

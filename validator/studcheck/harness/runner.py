@@ -190,6 +190,13 @@ class Runner:
         self._previous = case.id
         return verdict.with_changes(duration=time.perf_counter() - started)
 
+    def finish(self, case: Case, verdict: Verdict) -> Verdict:
+        """`verdict` (of `case`, the last this engine ran) after listening as long as `run(last=True)`
+        does: for `run --jobs`, where a worker learns that its case was its last only afterwards."""
+        if verdict.problem is None and self.client.running:
+            verdict = self._after_case(case, verdict, AFTER_RUN_WAIT)
+        return verdict
+
     def _run(self, case: Case, base: Verdict) -> Verdict:
         stopped = self._stopped or self.client.stopped()
         if stopped is not None:

@@ -29,7 +29,8 @@ HINTS: dict[Problem, str] = {
     Problem.DEADLINE: "the run's --deadline passed; a longer one, or a faster engine, lets it finish",
 }
 
-#: three players; door cards Kh, 2c, Qd: seat 2 brings in (lowest up card) in Stud High
+#: three players; door cards Kh, 2c, Qd: seat 2 brings in (lowest up card) in Stud High. Five-card
+#: stud deals one down card first, so its doors are Kc, Ks, Kd: seat 1 (Kc) brings in.
 SMOKE_CARDS = parse_cards("Ah As Ad Kc Ks Kd Kh 2c Qd")
 SMOKE_DECK = [*map(str, SMOKE_CARDS), *(str(card) for card in FULL_DECK if card not in SMOKE_CARDS)]
 SMOKE_STAKES = {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
@@ -123,8 +124,9 @@ class _Smoke:
         if not self.check(response["ok"], f"new_hand ({variant}, 3 players) accepted", f"refused: {response.get('error')}"):
             return
         state = response["state"]
-        bring_in = {"stud_high": 2, "stud_hilo8": 2, "razz": 1}.get(variant, 2)
-        self.check(state["to_act"] == bring_in, f"seat {bring_in} (door card {'2c' if bring_in == 2 else 'Kh'}) is to bring in",
+        bring_in, door = {"stud_high": (2, "2c"), "stud_hilo8": (2, "2c"), "razz": (1, "Kh"),
+                          "five_card_stud": (1, "Kc")}.get(variant, (2, "2c"))
+        self.check(state["to_act"] == bring_in, f"seat {bring_in} (door card {door}) is to bring in",
                    f"the state says to_act = {state['to_act']}")
         seat = state["to_act"]
         if not isinstance(seat, int):

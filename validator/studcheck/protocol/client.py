@@ -80,6 +80,10 @@ class EngineError(Exception):
         self.line = line
         self.stderr = stderr
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle with every field (the default would call `cls(message)`): the fuzzer's workers send errors."""
+        return (type(self), (self.problem, self.message), self.__dict__)
+
 
 class Unsolicited(EngineError):
     """The engine wrote a line before a request nobody had asked for yet (problem `bad_response`)."""
@@ -503,6 +507,11 @@ class EngineClient:
         self._answered = 0.0  # time.monotonic() of the last answer read
         self._seen_idle = False  # the engine was seen asleep reading its stdin after an answer
         self._quiet_checks = 0
+
+    @property
+    def transport_factory(self) -> Callable[[], Transport]:
+        """What starts this engine: the fuzzer's workers (`fuzz --jobs`) each start their own with it."""
+        return self._factory
 
     @property
     def running(self) -> bool:

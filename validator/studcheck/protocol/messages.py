@@ -131,6 +131,7 @@ class EngineInfo:
     variants: tuple[str, ...]
     options: Mapping[str, Any] = field(default_factory=dict)
     raw: Mapping[str, Any] = field(default_factory=dict)
+    parallel: bool = True  # False: the engine must run alone (`run --jobs` then starts only one)
 
     @classmethod
     def from_response(cls, response: Mapping[str, Any]) -> EngineInfo:
@@ -141,6 +142,7 @@ class EngineInfo:
             variants=tuple(response.get("variants", ())),
             options=dict(response.get("options", {})),
             raw=dict(engine),
+            parallel=response.get("parallel", True) is not False,
         )
 
     def supports_variant(self, variant: str) -> bool:

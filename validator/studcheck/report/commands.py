@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from studcheck.report.load import ReportInputError, read_report
-from studcheck.report.model import build_model, load_rules
+from studcheck.report.hands import histories
+from studcheck.report.load import ReportInputError, RunReport, from_lines, read_report
+from studcheck.report.model import DETAILED, build_model, load_rules
 from studcheck.report.render import write_html
 
 
@@ -31,9 +33,20 @@ def run_report(args: argparse.Namespace) -> int:
         print(f"studcheck report: {error}", file=sys.stderr)
         return 2
     try:
-        target = write_html(build_model(reports, load_rules()), args.output)
+        target = write_page(reports, args.output)
     except OSError as error:
         print(f"studcheck report: cannot write {args.output}: {error}", file=sys.stderr)
         return 2
     print(target)
     return 0
+
+
+def write_run_page(lines: Sequence[Mapping[str, Any]], directory: Path, *, source: str) -> Path:
+    """`studcheck run --html DIR`: the page of the lines this run wrote (`source` names them on the page)."""
+    return write_page([from_lines(source, lines)], directory)
+
+
+def write_page(reports: Sequence[RunReport], directory: Path) -> Path:
+    """DIR/index.html for these reports, with the hand history of every case that gets a section."""
+    detailed = [line for report in reports for line in report.cases if line["outcome"] in DETAILED]
+    return write_html(build_model(reports, load_rules(), histories=histories(detailed)), directory)

@@ -7,7 +7,7 @@ refused up front with a message the reader can act on, not turned into a mislead
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -68,9 +68,14 @@ def read_report(path: Path) -> RunReport:
     lines = [parse_line(raw, where=f"{path}:{number}") for number, raw in enumerate(text.splitlines(), start=1) if raw.strip()]
     if not lines:
         raise ReportInputError(f"{path}: empty; a report has at least a header line")
-    by_kind: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+    return from_lines(str(path), lines)
+
+
+def from_lines(path: str, lines: Iterable[Mapping[str, Any]]) -> RunReport:
+    """Report lines (already checked) sorted by kind; `run --html` passes the lines it just wrote."""
+    by_kind: dict[str, list[Mapping[str, Any]]] = {kind: [] for kind in KINDS}
     for line in lines:
         by_kind[line["kind"]].append(line)
-    return RunReport(path=str(path), header=next(iter(by_kind["header"]), None), cases=tuple(by_kind["case"]),
+    return RunReport(path=path, header=next(iter(by_kind["header"]), None), cases=tuple(by_kind["case"]),
                      groups=tuple(by_kind["group"]), not_applicable=tuple(by_kind["not_applicable"]),
                      footer=next(iter(by_kind["footer"]), None))

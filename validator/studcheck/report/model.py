@@ -35,6 +35,7 @@ class RuleEntry:
     id: str
     title: str
     doc: str
+    text: str = ""  # the normative paragraphs under the rule's heading in `doc` (the page is self-contained)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -86,9 +87,9 @@ class Cell:
         return sum(self.counts.values())
 
     @property
-    def summary(self) -> str:
-        """pass / fail / error / n/a / xfail / xpass, the order of the header's legend."""
-        return " / ".join(str(self.counts[outcome]) for outcome in OUTCOMES)
+    def summary(self) -> tuple[tuple[int, str], ...]:
+        """The non-zero counts as (count, outcome), in the legend's order: a wide matrix stays readable."""
+        return tuple((self.counts[outcome], outcome) for outcome in OUTCOMES if self.counts[outcome])
 
     @property
     def css(self) -> str:
@@ -149,17 +150,60 @@ class Model:
     groups: tuple[GroupEntry, ...]
     not_applicable: tuple[tuple[str, Mapping[str, Any]], ...]  # (engine label, not_applicable line)
     totals: Mapping[str, Mapping[str, int]]  # column key -> counts of all its cases
+    histories: Mapping[str, str]  # case ID -> its hand as `studcheck show` prints it (detailed cases that were found)
 
     @property
     def variants(self) -> tuple[str, ...]:
         return tuple(sorted({column.variant for column in self.columns}))
 
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return tuple(sorted({str(tag) for entry in self.entries for tag in entry.line.get("tags") or []}))
+
+    @property
+    def cited_rules(self) -> tuple[RuleEntry, ...]:
+        """The rules with a matrix row, in its order: the page states their text once, cases link to it."""
+        return tuple(row.rule for chapter in self.chapters for row in chapter.rows)
+
 
 def load_rules(spec: Path | None = None) -> dict[str, RuleEntry]:
     """spec/rules.yaml as {rule id: RuleEntry}, in file order (with the doc file, which rule_index drops)."""
-    data = yaml.safe_load(((spec or spec_dir()) / "rules.yaml").read_text(encoding="utf-8"))
-    return {str(entry["id"]): RuleEntry(id=str(entry["id"]), title=str(entry["title"]), doc=str(entry.get("doc", "")))
+    spec = spec or spec_dir()
+    data = yaml.safe_load((spec / "rules.yaml").read_text(encoding="utf-8"))
+    texts: dict[str, dict[str, str]] = {}
+    for entry in data["rules"]:
+        doc = str(entry.get("doc", ""))
+        if doc not in texts:
+            texts[doc] = rule_texts(spec.parent / doc) if doc else {}
+    return {str(entry["id"]): RuleEntry(id=str(entry["id"]), title=str(entry["title"]), doc=str(entry.get("doc", "")),
+                                        text=texts[str(entry.get("doc", ""))].get(str(entry["id"]), ""))
             for entry in data["rules"]}
+
+
+#: a rule's heading in spec/rules/*.md: ### `BRING-IN.CARD.LOW` — title
+RULE_HEADING = re.compile(r"^#{2,4} `([A-Z0-9][A-Z0-9.-]*)`")
+
+
+def rule_texts(path: Path) -> dict[str, str]:
+    """{rule id: its paragraphs} of one rules file: from its heading to the next heading, without the sources."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return {}
+    found: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for text in lines:
+        if text.startswith("#"):
+            match = RULE_HEADING.match(text)
+            current = found.setdefault(match.group(1), []) if match else None
+        elif current is not None:
+            current.append(text)
+    return {rule: _without_sources("\n".join(body).strip()) for rule, body in found.items()}
+
+
+def _without_sources(text: str) -> str:
+    """The paragraphs a reader needs to judge a case; the sources are long and stay in the spec."""
+    return "\n\n".join(part for part in text.split("\n\n") if not part.startswith("**Sources:**"))
 
 
 def chapter_title(doc: str, root: Path | None = None) -> str:
@@ -201,8 +245,9 @@ def _anchor(text: str) -> str:
 
 
 def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
-                titles: Mapping[str, str] | None = None) -> Model:
-    """The whole page's data. `titles`: chapter titles by doc file (default: read from the docs)."""
+                titles: Mapping[str, str] | None = None, histories: Mapping[str, str] | None = None) -> Model:
+    """The whole page's data. `titles`: chapter titles by doc file (default: read from the docs);
+    `histories`: hand histories by case ID (hands.histories; none in the unit tests)."""
     columns: dict[tuple[str, str], Column] = {}
     entries: list[CaseEntry] = []
     anchors: Counter[str] = Counter()
@@ -224,7 +269,8 @@ def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
                  detailed=tuple(sorted((e for e in entries if e.outcome in DETAILED), key=lambda e: int(e.column.key[1:]))),
                  groups=tuple(group_entries(reports, entries, labels)),
                  not_applicable=tuple((labels[report.path], line) for report in reports for line in report.not_applicable),
-                 totals={column.key: count([e for e in entries if e.column is column]) for column in ordered})
+                 totals={column.key: count([e for e in entries if e.column is column]) for column in ordered},
+                 histories=dict(histories or {}))
 
 
 def source(report: RunReport, engine: str) -> Source:
@@ -253,7 +299,8 @@ def make_cell(entries: Sequence[CaseEntry]) -> Cell:
 
 def chapters(entries: Sequence[CaseEntry], columns: Sequence[Column], rules: Mapping[str, RuleEntry],
              titles: Mapping[str, str] | None = None) -> tuple[Chapter, ...]:
-    """Rows for the rules cited by some case, in spec order, grouped by doc file; unknown IDs last."""
+    """Rows for the rules cited by some case, grouped by doc file in file-name order (the chapters' numbers),
+    in spec order within one; unknown IDs last."""
     citing: dict[str, list[CaseEntry]] = {}
     for entry in entries:
         for rule in entry.line.get("rules") or []:
@@ -265,8 +312,9 @@ def chapters(entries: Sequence[CaseEntry], columns: Sequence[Column], rules: Map
         cells = tuple(make_cell([e for e in citing[rule.id] if e.column is column]) for column in columns)
         docs.setdefault(rule.doc, []).append(RuleRow(rule=rule, cells=cells))
     titles = titles or {}
+    ordered = sorted(docs.items(), key=lambda item: (item[0] == OTHER_CHAPTER, item[0]))  # 00-, 01-, ... then unknown IDs
     return tuple(Chapter(doc=doc, title=titles.get(doc) or (doc if doc == OTHER_CHAPTER else chapter_title(doc)), rows=tuple(rows))
-                 for doc, rows in docs.items())
+                 for doc, rows in ordered)
 
 
 def group_entries(reports: Sequence[RunReport], entries: Sequence[CaseEntry], labels: Mapping[str, str]) -> list[GroupEntry]:

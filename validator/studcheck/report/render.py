@@ -6,10 +6,13 @@ case files, and the page must show them as text, never run them.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
+from studcheck.report.hands import cards_html
 from studcheck.report.model import DETAILED, OUTCOMES, Model
 
 #: the colour class of one case's outcome in the index (the matrix cells' classes)
@@ -22,10 +25,22 @@ def environment() -> Environment:
                        default_for_string=True), undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
+def rule_html(text: str) -> Markup:
+    """A rule's Markdown paragraphs as <p>s: escaped first, then only `code` and **bold** marked up."""
+    paragraphs = []
+    for part in text.split("\n\n"):
+        html = str(escape(part.strip()))
+        html = re.sub(r"`([^`]+)`", r"<code>\1</code>", html)
+        html = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", html)
+        paragraphs.append(f"<p>{html}</p>")
+    return Markup("\n".join(paragraphs))
+
+
 def render_html(model: Model) -> str:
     template = environment().get_template("index.html.j2")
     return template.render(model=model, outcomes=OUTCOMES, outcome_titles=OUTCOME_TITLES, css_of=CSS_OF,
-                           detailed_outcomes=[outcome for outcome in OUTCOMES if outcome in DETAILED])
+                           detailed_outcomes=[outcome for outcome in OUTCOMES if outcome in DETAILED],
+                           cards_html=cards_html, rule_html=rule_html)
 
 
 def write_html(model: Model, directory: Path) -> Path:

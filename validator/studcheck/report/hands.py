@@ -1,0 +1,65 @@
+"""Each detailed case's hand as `studcheck show` prints it, with its cards drawn as cards.
+
+The report line names the case file and line but not the hand, so the case is looked up again: in
+the file the line names (relative to the working directory or the bundled data), else in the
+bundled suite by ID. A case that cannot be found gets no history, and the page says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from studcheck.cases.load import CaseError, load_case, load_cases
+from studcheck.cases.model import Case
+from studcheck.cases.show import render
+from studcheck.resources import data_root
+
+#: a card token of spec/rules/00-conventions.md (CARDS.NOTATION), alone between spaces or brackets
+CARD = re.compile(r"(?<![\w-])([2-9TJQKA])([cdhs])(?![\w-])")
+#: suit letter -> (symbol, the class of a red card or ""): a page has thousands of cards, so the tag is short
+SUITS = {"c": ("♣", ""), "d": ("♦", ' class="r"'), "h": ("♥", ' class="r"'), "s": ("♠", "")}
+
+
+@lru_cache(maxsize=1)
+def _bundled() -> dict[str, Case]:
+    return {case.id: case for case in load_cases(errors=[])}
+
+
+def find_case(line: Mapping[str, Any]) -> Case | None:
+    """The case a report line is about, or None when neither its file nor the bundled suite has it."""
+    name = str(line.get("file") or "")
+    for path in (Path(name), data_root() / name) if name else ():
+        if path.is_file():
+            try:
+                case = load_case(path)
+            except CaseError:
+                continue
+            if case.id == line["id"]:
+                return case
+    return _bundled().get(str(line["id"]))
+
+
+def histories(lines: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Case ID -> its hand history (show's text) for the cases that can be found."""
+    found: dict[str, str] = {}
+    for line in lines:
+        case_id = str(line["id"])
+        if case_id not in found and (case := find_case(line)) is not None:
+            found[case_id] = render(case)
+    return found
+
+
+def cards_html(text: str) -> Markup:
+    """Escaped text with each card token drawn as a small card, `<b>` styled by the page: rank and suit
+    symbol, red for hearts and diamonds."""
+    def card(match: re.Match[str]) -> str:
+        symbol, red = SUITS[match.group(2)]
+        return f"<b{red}>{match.group(1)}{symbol}</b>"
+
+    return Markup(CARD.sub(card, str(escape(text))))

@@ -166,6 +166,10 @@ class PlantedServer(Server):
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         response = self._hook(self._inner, request) if isinstance(request, Mapping) else self._inner.handle(request)
         self.finished = self._inner.finished
+        if isinstance(request, Mapping) and request.get("type") == "hello" and isinstance(response.get("options"), dict):
+            # A v1 engine: hello leaves the late option `betting` out (fixed limit only), so the
+            # fixed-limit bugs are hunted in the same hands as before pot and no limit existed.
+            response["options"].pop("betting", None)
         return response
 
 

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
+
+import yaml
+
+from planted import planted_server
+from studcheck.cases.lint import lint_files
+from studcheck.cases.load import load_case
+from studcheck.fuzz.commands import FuzzConfig, fuzz
+from studcheck.harness.runner import Outcome, Runner
 
 from studcheck.fuzz.play import ExchangeKind, HandRecord, Table
 from studcheck.fuzz.strategies import Capabilities, RandomChooser, draw_setup, hand_seed
@@ -73,3 +82,29 @@ def test_big_bet_hands_reach_the_range_bounds_and_the_reference_agrees_with_itse
     for betting in ("pot_limit", "no_limit"):
         for where in ("min", "max", "between", "below", "above", "none"):
             assert seen[(betting, where)] > 0, (betting, where, seen)
+
+
+def test_a_planted_pot_limit_bug_is_found_and_its_case_states_ranges(tmp_path: Path) -> None:
+    """An engine whose pot-limit ranges stop a chip short: the fuzzer finds it, and the case it
+    writes names `betting`, states the legal ranges as `raise A..B`, and convicts the engine."""
+    buggy = EngineClient(lambda: InProcessTransport(lambda: planted_server("pot_max_short")))
+    config = FuzzConfig(hands=200, seed=1, variants=(), out=tmp_path, replay_engine="--engine E", shrink_replays=200)
+    lines: list[str] = []
+    assert fuzz(buggy, config, out=lines.append) == 1, lines
+    written = [Path(line.removeprefix("wrote ")) for line in lines if line.startswith("wrote ")]
+    assert len(written) == 1, lines
+    data = yaml.safe_load(written[0].read_text(encoding="utf-8"))
+    assert data["options"].get("betting") in ("pot_limit", "no_limit")
+    assert "legal" in data["title"], data["title"]
+    assert all(not rule.startswith(("ALLIN.HALF-BET", "BET.FIXED-AMOUNT", "BET.CAP")) for rule in data["rules"]), data["rules"]
+    assert any(rule.startswith("BIGBET.") for rule in data["rules"][:3]), data["rules"]
+    ranges = [entry for step in data["steps"] if "expect" in step for entry in step["expect"].get("legal", [])
+              if ".." in str(entry)]
+    assert ranges, data["steps"]
+    assert lint_files([written[0]])[1] == []
+    case = load_case(written[0])
+    buggy.start()
+    assert Runner(buggy).run(case).outcome is Outcome.FAIL
+    reference = EngineClient(InProcessTransport)
+    reference.start()
+    assert Runner(reference).run(case).outcome is Outcome.PASS

@@ -53,7 +53,7 @@ class V1Server:
 def test_the_suite_has_big_bet_cases_and_fixed_limit_cases() -> None:
     big = [case for case in CASES if _big_bet(case)]
     assert len(big) >= 40
-    assert {case.variant.value for case in big} == {"stud_high", "razz", "stud_hilo8"}
+    assert {case.variant.value for case in big} == {"stud_high", "razz", "stud_hilo8", "five_card_stud"}
     assert len(CASES) - len(big) >= 400
 
 
@@ -90,7 +90,7 @@ def test_a_fixed_limit_engine_gets_v1_messages_and_passes_what_it_passed(declare
 
 def test_big_bet_options_go_out_only_to_an_engine_that_declared_them() -> None:
     case = next(case for case in CASES if case.options.get("betting") == "pot_limit")
-    fixed = EngineInfo(name="v1", version="1", variants=("stud_high", "razz", "stud_hilo8"),
+    fixed = EngineInfo(name="v1", version="1", variants=("stud_high", "razz", "stud_hilo8", "five_card_stud"),
                        options={name: [value] for name, value in {"bring_in_tie": "suit", "first_actor_tie": "seat",
                                                                   "open_pair_double": True, "max_raises": 3,
                                                                   "heads_up": "capped", "burn_cards": True,

@@ -32,6 +32,17 @@ def _max_raises(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     return server.handle(request)
 
 
+def _pot_max_short(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Pot limit: lists every range one chip short of the pot (a big-bet engine that forgot a chip)."""
+    response = server.handle(request)
+    state = response.get("state")
+    if isinstance(state, dict):
+        for entry in state.get("legal") or []:
+            if "max" in entry and entry["max"] > entry["min"]:
+                entry["max"] -= 1
+    return response
+
+
 def _card_shift(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     """Deals deck positions 24 and 25 in swapped order (an off-by-one in a later street's deal)."""
     if request.get("type") == "new_hand" and isinstance(request.get("deck"), list) and len(request["deck"]) == 52:
@@ -149,7 +160,11 @@ BUGS: dict[str, Hook] = {
     "unsupported_eight": _unsupported_eight,
     "flags_as_numbers": _flags_as_numbers,
     "once": _once,
+    "pot_max_short": _pot_max_short,
 }
+#: bugs of pot and no limit: only these engines declare `betting` in hello (the others are v1
+#: engines, so their fixed-limit hands are those of before pot and no limit existed)
+BIG_BET_BUGS = ("pot_max_short",)
 RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot", "bring_in_fold", "showdown_order",
              "uncontested_stack")
 
@@ -162,10 +177,16 @@ class PlantedServer(Server):
         first, *rest = bug.split("+")
         self._hook = BUGS[first]
         self._inner = PlantedServer("+".join(rest)) if rest else Server()
+        self.big_bet = first in BIG_BET_BUGS or getattr(self._inner, "big_bet", False)
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         response = self._hook(self._inner, request) if isinstance(request, Mapping) else self._inner.handle(request)
         self.finished = self._inner.finished
+        if (isinstance(request, Mapping) and request.get("type") == "hello" and isinstance(response.get("options"), dict)
+                and not self.big_bet):
+            # A v1 engine: hello leaves the late option `betting` out (fixed limit only), so the
+            # fixed-limit bugs are hunted in the same hands as before pot and no limit existed.
+            response["options"].pop("betting", None)
         return response
 
 

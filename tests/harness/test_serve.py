@@ -9,7 +9,7 @@ from typing import Any
 from studcheck.cards import FULL_DECK
 from studcheck.protocol.messages import schema_problem
 from studcheck.protocol.serve import Server, serve
-from studcheck.rules import Options
+from studcheck.rules import LATE_OPTIONS, Options
 
 STAKES = {"ante": 1, "bring_in": 2, "small_bet": 5, "big_bet": 10}
 # Door cards Kh, 2c, Qd (top of the deck: down, down, up in seat order): seat 2 brings in.
@@ -30,7 +30,8 @@ def test_hello_declares_every_option_and_variant() -> None:
     assert schema_problem("response_hello", response) is None
     assert response["protocol"] == 1 and response["seq"] == 1
     assert sorted(response["variants"]) == ["five_card_stud", "razz", "stud_high", "stud_hilo8"]
-    assert set(response["options"]) == set(Options().to_json())
+    assert set(response["options"]) == set(Options().to_json()) | set(LATE_OPTIONS)
+    assert response["options"]["betting"] == ["fixed_limit", "pot_limit", "no_limit"]
     assert response["options"]["rake_percent"] == "any"
     assert response["options"]["max_raises"] == [3, 4]
 

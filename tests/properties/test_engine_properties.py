@@ -17,19 +17,23 @@ from hypothesis import strategies as st
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand, IllegalAction
 from studcheck.engine.showdown import build_pots
-from studcheck.rules import ACTION_ORDER, LAYOUTS, PROFILES, ActionType, SeatSetup, Stakes, Variant
+from studcheck.engine.state import LegalAction
+from studcheck.rules import ACTION_ORDER, LAYOUTS, PROFILES, ActionType, Betting, SeatSetup, Stakes, Variant
 
-MAX_STEPS = 400  # far above the longest possible hand (10 seats, 5 capped rounds, showdown)
+# Above the longest possible hand: every bet, raise or call moves at least one chip (10 stacks of
+# at most 150: at most 1500 each), plus checks, folds and showdown actions (5 x 10 + 10 + 10).
+MAX_STEPS = 2 * 10 * 150 + 70
 MAX_WRONG = 60  # deliberately wrong actions tried per hand (they must not count as steps)
 
 
 @st.composite
 def tables(draw: st.DrawFn, variants: tuple[Variant, ...] = tuple(Variant)) -> dict[str, Any]:
     variant = draw(st.sampled_from(variants))
-    options = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
-    if draw(st.booleans()):
-        from dataclasses import replace
+    from dataclasses import replace
 
+    options = PROFILES[draw(st.sampled_from(sorted(PROFILES)))]
+    options = replace(options, betting=draw(st.sampled_from(list(Betting))))
+    if draw(st.booleans()):
         options = replace(options, rake_percent=draw(st.integers(0, 10)), rake_cap=draw(st.integers(0, 5)))
     small = draw(st.integers(2, 10))
     stakes = Stakes(
@@ -75,8 +79,18 @@ def _pots_by_definition(hand: Hand) -> list[dict[str, Any]]:
 def _wrong_actions(hand: Hand, draw: st.DrawFn) -> Action:
     seat = draw(st.sampled_from([*hand.seats, 11, 0]))
     kind = draw(st.sampled_from(list(ActionType)))
-    amount = draw(st.one_of(st.none(), st.integers(-1, 400)))
+    # Just outside every listed amount or range too: the boundaries are where engines go wrong.
+    near = sorted({bound + step for la in hand.legal_actions() for bound in (la.amount, la.top) if bound is not None
+                   for step in (-1, 1)})
+    amount = draw(st.one_of(st.none(), st.integers(-1, 400), st.sampled_from(near or [0])))
     return Action(seat=seat, action=kind, amount=amount)
+
+
+def _amount(choice: LegalAction, draw: st.DrawFn) -> int | None:
+    """A pot/no-limit range's bounds or any amount between them; else the listed amount."""
+    if choice.top is None or choice.amount is None:
+        return choice.amount
+    return draw(st.one_of(st.sampled_from([choice.amount, choice.top]), st.integers(choice.amount, choice.top)))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -114,7 +128,8 @@ def _play_and_check(table: dict[str, Any], data: st.DataObject) -> Hand:
             wrong_tries += 1
             wrong = _wrong_actions(hand, data.draw)
             listed = wrong.seat == hand.to_act and any(
-                la.action is wrong.action and (la.amount == wrong.amount or (wrong.amount is None and la.action is ActionType.CALL))
+                la.action is wrong.action
+                and (la.amount == wrong.amount or la.allows(wrong.amount) or (wrong.amount is None and la.action is ActionType.CALL))
                 for la in legal
             )
             if not listed:
@@ -131,8 +146,9 @@ def _play_and_check(table: dict[str, Any], data: st.DataObject) -> Hand:
                 continue
         steps += 1
         choice = data.draw(st.sampled_from(legal))
-        history.append(f"{hand.street.value}: {hand.to_act} {choice.action.value} {choice.amount}")
-        hand.apply(Action(seat=hand.to_act or 0, action=choice.action, amount=choice.amount))
+        amount = _amount(choice, data.draw)
+        history.append(f"{hand.street.value}: {hand.to_act} {choice.action.value} {amount}")
+        hand.apply(Action(seat=hand.to_act or 0, action=choice.action, amount=amount))
         assert _chips(hand) == start_chips
         snapshot = hand.snapshot()
         assert json.loads(json.dumps(snapshot)) == snapshot, "a snapshot must be plain JSON (lists, string keys)"

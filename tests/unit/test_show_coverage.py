@@ -190,3 +190,10 @@ def test_a_rule_that_forbids_needs_a_reject_case_in_each_variant(tmp_path: Path)
     assert uncovered(rows) == []
     assert unrefused(rows) == [("R.FORBID", Variant.RAZZ)]
     assert "no `reject` or `setup_refused` case yet for: R.FORBID (razz)" in render_text(rows)
+
+
+def test_show_writes_a_pot_limit_range_as_the_case_does() -> None:
+    path = next(Path(__file__).resolve().parents[2].glob("cases/stud_high/big-bet/sh-big-001-*.yaml"))
+    text = render(load_case(path))
+    assert "legal [fold, call 2, raise 4..12]" in text
+    assert "options  betting=pot_limit" in text

@@ -145,6 +145,14 @@ class ShowdownUnbet(str, Enum):
     LOWEST_SEAT = "lowest_seat"
 
 
+class Betting(str, Enum):
+    """The betting structure (spec/rules/16-betting-structures.md)."""
+
+    FIXED_LIMIT = "fixed_limit"
+    POT_LIMIT = "pot_limit"
+    NO_LIMIT = "no_limit"
+
+
 OPTION_ENUMS: dict[str, type[Enum]] = {
     "bring_in_tie": BringInTie,
     "first_actor_tie": FirstActorTie,
@@ -152,8 +160,14 @@ OPTION_ENUMS: dict[str, type[Enum]] = {
     "short_stub": ShortStub,
     "odd_chip": OddChip,
     "showdown_unbet": ShowdownUnbet,
+    "betting": Betting,
 }
 MAX_RAISES_VALUES = (3, 4)
+
+#: Options added after protocol v1, with their defaults. An engine's hello may leave one out (it
+#: then supports only the default), and a new_hand carries one only when its value is not the
+#: default, so an engine written for v1 keeps receiving byte-identical messages (protocol.md 2.1).
+LATE_OPTIONS: dict[str, Any] = {"betting": Betting.FIXED_LIMIT.value}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -171,6 +185,9 @@ class Options:
     showdown_unbet: ShowdownUnbet = ShowdownUnbet.FIRST_ACTOR
     rake_percent: int = 0
     rake_cap: int = 0
+    # Added after protocol v1 (LATE_OPTIONS): max_raises, heads_up and open_pair_double only
+    # matter under fixed_limit.
+    betting: Betting = Betting.FIXED_LIMIT
 
     def __post_init__(self) -> None:
         for name, enum in OPTION_ENUMS.items():
@@ -186,8 +203,18 @@ class Options:
         if _not_int(self.rake_cap) or self.rake_cap < 0:
             raise SetupError("options.rake_cap", "must be a whole number >= 0")
 
+    @property
+    def big_bet(self) -> bool:
+        """Pot-limit or no-limit: the limit-only rules (caps, the double bet, completion) are off."""
+        return self.betting is not Betting.FIXED_LIMIT
+
     def to_json(self) -> dict[str, Any]:
-        return {key: value.value if isinstance(value, Enum) else value for key, value in asdict(self).items()}
+        """The JSON form; an option added after protocol v1 appears only when it is not its default."""
+        data = {key: value.value if isinstance(value, Enum) else value for key, value in asdict(self).items()}
+        for name, default in LATE_OPTIONS.items():
+            if data[name] == default:
+                del data[name]
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], *, base: Options | None = None) -> Options:

@@ -490,7 +490,10 @@ def _legal(entries: Sequence[str]) -> list[dict[str, Any]]:
         action = ActionType(parts[0])
         item: dict[str, Any] = {"action": action.value}
         if len(parts) > 1:
-            item["amount"] = int(parts[1])
+            low, _, high = parts[1].partition("..")
+            item["amount"] = int(low)
+            if high:  # a pot/no-limit range, as the protocol writes it
+                item["min"], item["max"] = int(low), int(high)
         legal.append(item)
     legal.sort(key=lambda item: (ACTION_ORDER[ActionType(item["action"])], item.get("amount", 0)))
     return legal

@@ -304,7 +304,8 @@ def _expect_text(expect: dict[str, Any]) -> str:
     parts = []
     for key, value in expect.items():
         if key == "legal":
-            items = [f"{item['action']} {item['amount']}" if "amount" in item else item["action"] for item in value]
+            items = [f"{item['action']} {item['min']}..{item['max']}" if "max" in item
+                     else f"{item['action']} {item['amount']}" if "amount" in item else item["action"] for item in value]
             parts.append(f"legal [{', '.join(items)}]")
         elif isinstance(value, dict):
             inner = ", ".join(f"{seat}: {' '.join(v) if isinstance(v, list) else v}" for seat, v in value.items())

@@ -516,7 +516,7 @@ _PATTERN_HINTS = {
     "tag": "a tag is lower-case words joined by '-' (see spec/tags.yaml)",
     "action": ("an action is 'SEAT ACTION [AMOUNT]', e.g. '2 bring_in 2', '3 fold', '1 raise 15'; actions: "
                "bring_in complete fold check call bet raise show muck"),
-    "legal action": "a legal action is 'fold', 'check', 'show', 'muck' or 'ACTION AMOUNT', e.g. 'call 2'",
+    "legal action": "a legal action is 'fold', 'check', 'show', 'muck' or 'ACTION AMOUNT', e.g. 'call 2', or a pot/no-limit range 'raise 4..12'",
     "seat number": "a seat number is 1 to 8 (five_card_stud: 1 to 10)",
 }
 

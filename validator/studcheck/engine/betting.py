@@ -76,9 +76,17 @@ class Round:
     reopening: int = 0  # full wagers that reopen for everyone (all but cumulative all-in conversions)
     capped_multiway: bool = False
     aggressor: int | None = None
+    # Pot-limit and no-limit (BIGBET.*): no cap, no double bet, no completion. `raise_size` is the
+    # size of the last full bet or raise (the bring-in until someone bets or raises): the minimum
+    # raise increment, and what a wager must add to be full and reopen the betting.
+    big_bet: bool
+    pot_limit: bool
+    raise_size: int
 
 
-LegalList = list[tuple[ActionType, int | None]]
+# (kind, amount, top): `top` is None except for a pot/no-limit wager, whose legal amounts are the
+# whole range amount..top.
+LegalList = list[tuple[ActionType, int | None, int | None]]
 
 # Enum members used on every decision: a module global is several times cheaper to read in CPython
 # than an attribute of the enum class.
@@ -131,10 +139,11 @@ def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:
 
 
 def wager_kind(round_: Round) -> ActionType:
-    """A bet opens a round; in the opening round the first full wager is a completion; else a raise."""
+    """A bet opens a round; in the opening round the first full wager is a completion (in fixed
+    limit: pot and no limit have no completion, BIGBET.BRING-IN); else a raise."""
     if round_.level == 0:
         return _BET
-    if round_.wagers == 0 and round_.opening:
+    if round_.wagers == 0 and round_.opening and not round_.big_bet:
         return _COMPLETE
     return _RAISE
 
@@ -162,6 +171,8 @@ def _reopened(seat: SeatState, round_: Round) -> bool:
     """
     if seat.acted_at is None or round_.reopening > seat.acted_after:
         return True
+    if round_.big_bet:  # the full-raise rule (BIGBET.FULL-RAISE, BIGBET.CUMULATIVE)
+        return round_.level - seat.acted_at >= round_.raise_size
     return 2 * (round_.level - seat.acted_at) >= round_.unit
 
 
@@ -179,6 +190,25 @@ def wager_targets(seat: SeatState, round_: Round) -> list[int]:
     return targets
 
 
+def wager_range(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> tuple[int, int]:
+    """Pot/no-limit: the lowest and highest "to" amount this seat may bet or raise.
+
+    The lowest is the amount to call plus the last full bet or raise (BIGBET.MIN-BET,
+    BIGBET.MIN-RAISE); the highest is the whole stack (BIGBET.NO-LIMIT-MAX) or, in pot limit, the
+    call plus the pot after the call: level + (every chip in the middle + level - own bet)
+    (BIGBET.POT-MAX). A seat that cannot reach the lowest may go all-in for less (BIGBET.ALL-IN-SHORT).
+    """
+    most = seat.committed + seat.stack
+    level = round_.level
+    high = most
+    if round_.pot_limit:
+        middle = 0
+        for other in seats:
+            middle += other.total
+        high = min(most, 2 * level - seat.committed + middle)
+    return min(level + round_.raise_size, high), high
+
+
 def legal_actions(
     seat: SeatState, round_: Round, seats: Sequence[SeatState], *, bring_in: int, is_bring_in_seat: bool
 ) -> LegalList:
@@ -187,21 +217,29 @@ def legal_actions(
     may_wager = wager_block(seat, round_, seats) is None
     if level == 0 and round_.opening:
         # Nobody has opened: the bring-in seat must post or complete; if it was all-in on the
-        # ante, each player in turn opens for at least the bring-in or folds (TDA RP-10-E).
-        opening: LegalList = [] if is_bring_in_seat else [(_FOLD, None)]
-        opening.append((_BRING_IN, min(bring_in, most)))
-        if may_wager:
-            opening += [(_COMPLETE, t) for t in wager_targets(seat, round_) if t > bring_in]
+        # ante, each player in turn opens for at least the bring-in or folds (TDA RP-10-E). In pot
+        # and no limit the bring-in is the opening bet, and nobody opens for more (BIGBET.BRING-IN).
+        opening: LegalList = [] if is_bring_in_seat else [(_FOLD, None, None)]
+        opening.append((_BRING_IN, min(bring_in, most), None))
+        if may_wager and not round_.big_bet:
+            opening += [(_COMPLETE, t, None) for t in wager_targets(seat, round_) if t > bring_in]
         return opening
-    legal: LegalList = [(_FOLD, None), (_CHECK, None) if seat.committed >= level else (_CALL, min(level, most))]
+    legal: LegalList = [(_FOLD, None, None), (_CHECK, None, None) if seat.committed >= level else (_CALL, min(level, most), None)]
     if may_wager:
         kind = wager_kind(round_)
-        legal += [(kind, target) for target in wager_targets(seat, round_)]
+        if round_.big_bet:
+            low, high = wager_range(seat, round_, seats)
+            legal.append((kind, low, high))
+        else:
+            legal += [(kind, target, None) for target in wager_targets(seat, round_)]
     return legal
 
 
 def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[SeatState]) -> None:
     """Bet, complete or raise to `amount`; decides whether it is a full wager (half-bet rule)."""
+    if round_.big_bet:
+        _apply_big_wager(seat, round_, amount)
+        return
     active = count_bettors(seats)  # before paying: an all-in raiser still counts
     # The wager it faced: the last bet, completion or raise, all-in or not; the bring-in is none.
     faced, unit_before = round_.wager_level, round_.unit
@@ -225,6 +263,21 @@ def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[Sea
     _acted(seat, round_)
 
 
+def _apply_big_wager(seat: SeatState, round_: Round, amount: int) -> None:
+    """Pot/no-limit: a wager adding at least the last full bet or raise is full and its size is the
+    new minimum raise; a shorter (all-in) one only raises the level (BIGBET.FULL-RAISE: the
+    half-bet rule is for limit poker only).
+
+    Nothing else is counted: there is no cap, and whom a wager reopens the betting for follows from
+    the level alone (_reopened: a full raise since a seat acted lifts the level by at least the raise
+    size over what it matched), so the fixed-limit counters stay unused.
+    """
+    _pay_to(seat, amount)
+    round_.raise_size = max(round_.raise_size, amount - round_.level)
+    round_.level = amount  # every listed target is above the level
+    _acted(seat, round_)
+
+
 def apply_bring_in(seat: SeatState, round_: Round, amount: int, bring_in: int) -> None:
     """The bring-in sets the level to the full bring-in even when posted all-in for less."""
     _pay_to(seat, amount)
@@ -243,7 +296,10 @@ def apply_check(seat: SeatState, round_: Round) -> None:
 
 def _acted(seat: SeatState, round_: Round) -> None:
     committed = seat.committed
-    seat.acted_at = committed if committed <= round_.wager_level else round_.wager_level
+    if round_.big_bet:  # the bring-in is the opening bet: posting it is acting at its level
+        seat.acted_at = committed  # never above the level; below it only all-in, never asked again
+    else:
+        seat.acted_at = committed if committed <= round_.wager_level else round_.wager_level
     seat.acted_after = round_.reopening
 
 

@@ -7,6 +7,7 @@ changes, so a refused action leaves the hand exactly as it was.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,6 +23,7 @@ from studcheck.rules import (
     AMOUNT_ACTIONS,
     ActionType,
     LAYOUTS,
+    Betting,
     HeadsUp,
     Options,
     SeatSetup,
@@ -50,25 +52,37 @@ class Action:
 
 @dataclass(frozen=True, kw_only=True)
 class LegalAction:
+    """One legal action; a pot/no-limit wager allows every amount from `amount` to `top`."""
+
     action: ActionType
     amount: int | None = None
+    top: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         if self.amount is None:
             return {"action": self.action.value}
+        if self.top is not None:
+            return {"action": self.action.value, "amount": self.amount, "min": self.amount, "max": self.top}
         return {"action": self.action.value, "amount": self.amount}
 
+    def allows(self, amount: int | None) -> bool:
+        """`amount` (a whole number, not a bool) is inside this pot/no-limit range; False for a
+        fixed amount, which is compared as it is."""
+        if self.top is None or self.amount is None or type(amount) is not int:
+            return False
+        return self.amount <= amount <= self.top
+
 
 @lru_cache(maxsize=4096)
-def _legal(kind: ActionType, amount: int | None) -> LegalAction:
+def _legal(kind: ActionType, amount: int | None, top: int | None = None) -> LegalAction:
     """Legal actions are immutable values: share them instead of building new ones each step."""
-    return LegalAction(action=kind, amount=amount)
+    return LegalAction(action=kind, amount=amount, top=top)
 
 
 @lru_cache(maxsize=4096)
-def _legal_list(pairs: tuple[tuple[ActionType, int | None], ...]) -> tuple[LegalAction, ...]:
+def _legal_list(pairs: tuple[tuple[ActionType, int | None, int | None], ...]) -> tuple[LegalAction, ...]:
     """Whole legal lists repeat too (fold, call 5, raise 10): one cache look-up per decision."""
-    return tuple([_legal(kind, amount) for kind, amount in pairs])
+    return tuple([_legal(kind, amount, top) for kind, amount, top in pairs])
 
 
 # The JSON names of action kinds and streets; a dict look-up is cheaper than the `.value` property.
@@ -180,9 +194,11 @@ class Hand:
             "street": _STREET_TEXT[self.street],
             "to_act": self.to_act,
             "legal": [
-                {"action": _KIND_TEXT[la.action]} if la.amount is None else {"action": _KIND_TEXT[la.action], "amount": la.amount}
+                {"action": _KIND_TEXT[la.action]} if la.amount is None
+                else {"action": _KIND_TEXT[la.action], "amount": la.amount} if la.top is None
+                else la.to_json()
                 for la in self.legal_actions()
-            ],  # LegalAction.to_json, inlined
+            ],  # LegalAction.to_json, inlined for the usual entries
             "seats": rows,
             "community": self.community.text if self.community else None,
             "pots": [] if over else self._snapshot_pots(all_in_count),
@@ -236,7 +252,7 @@ class Hand:
             for legal in self.legal_actions():
                 if legal.action is kind and (legal.amount == amount or (amount is None and kind is _CALL)):
                     return legal
-        return self._check_fully(action)
+        return self._check_fully(action)  # also every amount of a pot/no-limit range but its lowest
 
     def _check_fully(self, action: Action) -> LegalAction:
         """Every check in the order of the reason codes: the first that fails names the refusal."""
@@ -257,9 +273,11 @@ class Hand:
         if action.amount is None and action.action is ActionType.CALL:
             return same_kind[0]
         for candidate in same_kind:
+            if candidate.allows(action.amount):
+                return _legal(candidate.action, action.amount)
             if candidate.amount == action.amount:
                 return candidate
-        allowed = " or ".join(str(la.amount) for la in same_kind)
+        allowed = " or ".join(_amount_text(la) for la in same_kind)
         raise IllegalAction(
             Reason.INVALID_AMOUNT,
             f"{action.action.value} to {action.amount} is not allowed; the amount must be {allowed}",
@@ -277,7 +295,7 @@ class Hand:
 
     @staticmethod
     def _refusal_message(kind: ActionType, legal: Sequence[LegalAction]) -> str:
-        listed = ", ".join(f"{la.action.value} {la.amount}" if la.amount is not None else la.action.value for la in legal)
+        listed = ", ".join(f"{la.action.value} {_amount_text(la)}" if la.amount is not None else la.action.value for la in legal)
         return f"{kind.value} is not allowed now; legal: {listed}"
 
     # --- antes and dealing --------------------------------------------------------------------
@@ -369,11 +387,14 @@ class Hand:
             small=stakes.small_bet,
             big=stakes.big_bet,
             unit=stakes.small_bet if street in layout.small_bet_streets else stakes.big_bet,
-            cap=1 + options.max_raises,
+            cap=sys.maxsize if options.big_bet else 1 + options.max_raises,  # BIGBET.NO-CAP
             heads_up=options.heads_up,
             began_heads_up=bettors == 2 and options.heads_up is HeadsUp.ROUND_BEGINS,
-            double=double,
+            double=double and not options.big_bet,
             opening=opening,
+            big_bet=options.big_bet,
+            pot_limit=options.betting is Betting.POT_LIMIT,
+            raise_size=stakes.bring_in,  # the minimum bet in pot and no limit (BIGBET.MIN-BET)
         )
         for seat in self._seat_list:
             seat.committed = 0
@@ -545,6 +566,10 @@ class Hand:
     def _hand_cards(self) -> dict[int, list[Card]]:
         extra = [self.community] if self.community is not None else []
         return {seat: s.down + s.up + extra for seat, s in self.seats.items()}
+
+
+def _amount_text(legal: LegalAction) -> str:
+    return str(legal.amount) if legal.top is None else f"from {legal.amount} to {legal.top}"
 
 
 def _validate_deck(deck: Sequence[Card], remade_stub: Sequence[Card] | None) -> None:

@@ -430,20 +430,47 @@ FIVE_CARD_RULES = {
 }
 
 
+#: fixed-limit rules and the pot/no-limit rules that take their place there (spec/rules/16-betting-structures.md)
+BIG_BET_RULES = {
+    "BET.LIMITS": ["BIGBET.MIN-BET"],
+    "BET.CAP": ["BIGBET.NO-CAP"],
+    "BET.CAP.HEADS-UP": ["BIGBET.NO-CAP"],
+    "BET.DOUBLE.OPEN-PAIR": ["BIGBET.NO-DOUBLE"],
+    "BET.DOUBLE.RAISES": ["BIGBET.NO-DOUBLE"],
+    "BET.DOUBLE.ABSENT": ["BIGBET.NO-DOUBLE"],
+    "BRING-IN.FACING": ["BIGBET.BRING-IN"],
+    "BRING-IN.COMPLETION-NOT-RAISE": ["BIGBET.BRING-IN"],
+    "ALLIN.HALF-BET.FULL": ["BIGBET.FULL-RAISE"],
+    "ALLIN.HALF-BET.SHORT": ["BIGBET.ALL-IN-SHORT", "BIGBET.FULL-RAISE"],
+    "ALLIN.CUMULATIVE": ["BIGBET.CUMULATIVE"],
+}
+
+
+def _big_bet_rules(rule: str, betting: str) -> list[str]:
+    if betting == "fixed_limit":
+        return [rule]
+    if rule == "BET.FIXED-AMOUNT":  # the range: its lowest and its highest amount
+        return ["BIGBET.MIN-BET", "BIGBET.MIN-RAISE", "BIGBET.POT-MAX" if betting == "pot_limit" else "BIGBET.NO-LIMIT-MAX"]
+    return BIG_BET_RULES.get(rule, [rule])
+
+
 def area_at(record: HandRecord, index: int, head: str = "", field: str = "", *, amounts_only: bool = False) -> Area:
     """The rules of what the reference decided at exchange `index` that the field `head` (`field`
     inside it) shows; with no field (a step the engine failed on), all that step decided.
 
-    Only rules that apply to the hand's variant are cited: in five-card stud the seven-card rules
-    of dealing, limits, the double bet and first to act give way to their FIVE.* counterparts."""
+    Only rules that apply to the hand's variant and betting structure are cited: in pot and no
+    limit the fixed-limit rules of amounts, caps, the double bet, the completion and the half-bet
+    rule give way to their BIGBET.* counterparts; in five-card stud the seven-card rules of
+    dealing, limits, the double bet and first to act give way to their FIVE.* counterparts."""
     area = _area_at(record, index, head, field, amounts_only=amounts_only)
     variant = Variant(record.setup.variant)
+    betting = str(record.setup.options.get("betting", "fixed_limit"))
     index_of_rules = rule_index()
     rules: list[str] = []
-    for rule in area.rules:
+    for rule in (big for seven in area.rules for big in _big_bet_rules(seven, betting)):
         for cited in FIVE_CARD_RULES.get(rule, [rule]) if variant is Variant.FIVE_CARD_STUD else [rule]:
             info = index_of_rules.get(cited)
-            if info is None or variant in info.variants:
+            if (info is None or variant in info.variants) and cited not in rules:
                 rules.append(cited)
     return _area(area.name, rules or list(area.rules), area.tags)
 

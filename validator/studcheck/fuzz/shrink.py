@@ -29,7 +29,7 @@ from hypothesis.errors import Flaky, HypothesisException
 from studcheck.fuzz.play import ExchangeKind, HandRecord, Table
 from studcheck.fuzz.strategies import Capabilities, HandSetup, Move, draw_setup
 from studcheck.cases.deck import DeckError, deal_positions
-from studcheck.rules import Options, ShortStub, Variant
+from studcheck.rules import LATE_OPTIONS, Options, ShortStub, Variant
 
 DEFAULT_SHRINK_SECONDS = 120.0
 DEFAULT_SHRINK_REPLAYS = 1000
@@ -303,6 +303,9 @@ def _simpler_setup(setup: HandSetup, moves: Sequence[Move], caps: Capabilities) 
         supported = values is None or any(type(v) is type(default) and v == default for v in values)
         if setup.options.get(name) != default and supported:
             yield replace(setup, options={**setup.options, name: default}), list(moves)
+    for name in LATE_OPTIONS:
+        if name in setup.options:  # a late option at its default is left out of new_hand
+            yield replace(setup, options={key: value for key, value in setup.options.items() if key != name}), list(moves)
     numbers = [seat for seat, _ in setup.seats]
     if numbers != list(range(1, len(numbers) + 1)):
         mapping = {old: new for new, old in enumerate(numbers, start=1)}

@@ -18,7 +18,7 @@ from typing import Any, Protocol, TypeVar
 
 from studcheck.cards import FULL_DECK
 from studcheck.protocol.messages import OPEN_INT_OPTIONS, EngineInfo
-from studcheck.rules import LAYOUTS, ActionType, Options, SetupError, Variant
+from studcheck.rules import LATE_OPTIONS, LAYOUTS, ActionType, Options, SetupError, Variant
 
 T = TypeVar("T")
 
@@ -120,6 +120,11 @@ class Capabilities:
                                       f"(declared: {info.options.get(name)!r})")
             values.sort(key=lambda value: (value != default or type(value) is not type(default), str(value)))
             options[name] = tuple(values)
+        for name, default in LATE_OPTIONS.items():
+            # Added after protocol v1: absent from hello means the default only (supported_values),
+            # and a setup names it only off its default (draw_setup), as the harness does.
+            late = [value for value in info.supported_values(name) if _valid(name, value)]
+            options[name] = tuple(sorted(late, key=lambda value: (value != default, str(value)))) or (default,)
         return cls(variants=tuple(declared), options=options)
 
 
@@ -246,6 +251,9 @@ def draw_setup(choose: Chooser, caps: Capabilities) -> HandSetup:
     variant = pick(choose, caps.variants)
     stakes = _stakes(choose)
     options = {name: _option_value(choose, name, values, stakes["big_bet"]) for name, values in caps.options.items()}
+    for name, default in LATE_OPTIONS.items():
+        if options.get(name) == default:
+            del options[name]  # a v1 engine keeps receiving v1 messages
     seats = _seats(choose, stakes, LAYOUTS[Variant(variant)].max_seats)  # 8, or 10 in five-card stud
     deck = shuffle(choose, DECK)
     stub = shuffle(choose, DECK) if choose.integer(0, 4) == 4 else None
@@ -299,10 +307,27 @@ def pick_weighted(point: int, items: Sequence[T], weights: Sequence[int]) -> T:
     return items[-1]
 
 
-def legal_move(point: int, setup: HandSetup, state: Mapping[str, Any]) -> Move:
+def legal_move(choose: Chooser, point: int, setup: HandSetup, state: Mapping[str, Any]) -> Move:
     legal = _passive_first(state["legal"])
     entry = pick_weighted(point, legal, _weights(setup.style, legal, state, _unit(setup, state)))
-    return Move(seat=int(state["to_act"]), action=str(entry["action"]), amount=entry.get("amount"), meant_legal=True)
+    return Move(seat=int(state["to_act"]), action=str(entry["action"]), amount=_legal_amount(choose, entry),
+                meant_legal=True)
+
+
+def _legal_amount(choose: Chooser, entry: Mapping[str, Any]) -> int | None:
+    """A listed amount, or for a pot/no-limit range its lowest, its highest or one in between
+    (the bounds are where engines go wrong). A fixed amount asks for no choice."""
+    if "max" not in entry:
+        return entry.get("amount")
+    low, high = int(entry["min"]), int(entry["max"])
+    if high <= low:
+        return low
+    where = choose.integer(0, 2 if high - low > 1 else 1)
+    if where == 0:
+        return low
+    if where == 1:
+        return high
+    return choose.integer(low + 1, high - 1)
 
 
 class Illegal(str, Enum):
@@ -337,6 +362,8 @@ def illegal_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) ->
     with_amount = [entry for entry in legal if entry.get("amount") is not None]
     if kind is Illegal.WRONG_AMOUNT and with_amount:
         entry = pick(choose, with_amount)
+        if "max" in entry:
+            return _outside_range(choose, to_act, entry)
         delta = choose.integer(1, max(1, unit))
         amount = entry["amount"] + delta if choose.integer(0, 1) == 1 or entry["amount"] - delta < 0 else entry["amount"] - delta
         return Move(seat=to_act, action=entry["action"], amount=amount, meant_legal=False)
@@ -348,6 +375,14 @@ def illegal_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) ->
         absent = ["check", *absent]  # a check facing a wager: the classic wrong kind, twice as likely
     action = pick(choose, absent) if absent else "fold"
     return Move(seat=to_act, action=action, amount=_plausible_amount(action, state, unit), meant_legal=False)
+
+
+def _outside_range(choose: Chooser, seat: int, entry: Mapping[str, Any]) -> Move:
+    """Just below a range, just above it, or no amount at all (a range is not an amount)."""
+    where = choose.integer(0, 2)
+    low, high = int(entry["min"]), int(entry["max"])
+    amount = None if where == 2 else high + 1 if where == 1 or low == 0 else low - 1
+    return Move(seat=seat, action=str(entry["action"]), amount=amount, meant_legal=False)
 
 
 def _unit(setup: HandSetup, state: Mapping[str, Any]) -> int:
@@ -384,7 +419,7 @@ def next_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) -> Mo
                     meant_legal=False)
     if illegal >= 100 - setup.style.illegal_percent:
         return illegal_move(choose, setup, state)
-    return legal_move(point, setup, state)
+    return legal_move(choose, point, setup, state)
 
 
 def after_end_move(choose: Chooser, setup: HandSetup, state: Mapping[str, Any]) -> Move | None:

@@ -22,6 +22,7 @@ import yaml
 from studcheck.cases.load import rule_index
 from studcheck.cases.lint import VARIANT_PREFIXES
 from studcheck.fuzz.compare import Divergence, canonical_result
+from studcheck.harness.compare import legal_text
 from studcheck.fuzz.play import Exchange, ExchangeKind, HandRecord, failure_record
 from studcheck.fuzz.rules_map import Area, area_at, area_for
 
@@ -68,8 +69,7 @@ def expectation(state: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]
     out: dict[str, Any] = {}
     for key in keys:
         if key == "legal":
-            out[key] = [entry["action"] if entry.get("amount") is None else f"{entry['action']} {entry['amount']}"
-                        for entry in state.get("legal") or []]
+            out[key] = [legal_text(entry) for entry in state.get("legal") or []]  # a range: `raise 4..12`
         elif key in ("stacks", "committed"):
             field = "stack" if key == "stacks" else key
             out[key] = {row["seat"]: row[field] for row in seats}

@@ -47,16 +47,20 @@ def _show(value: Any) -> str:
 
 
 def legal_text(entry: Any) -> str:
-    """`{"action": "call", "amount": 2}` or `"call 2"` -> `"call 2"`."""
+    """`{"action": "call", "amount": 2}` or `"call 2"` -> `"call 2"`; a range
+    `{"action": "raise", "amount": 4, "min": 4, "max": 12}` -> `"raise 4..12"`."""
     if isinstance(entry, Mapping):
         action = str(entry.get("action"))
         amount = entry.get("amount")
+        if "min" in entry or "max" in entry:
+            return f"{action} {entry.get('min')}..{entry.get('max')}"
         return action if amount is None else f"{action} {amount}"
     return " ".join(str(entry).split())
 
 
 def _legal_key(text: str) -> tuple[int, int, str]:
     action, _, amount = text.partition(" ")
+    amount = amount.partition("..")[0]
     try:
         order = ACTION_ORDER[ActionType(action)]
     except ValueError:

@@ -21,7 +21,7 @@ from studcheck.cases.model import Case, Step, StepKind
 from studcheck.harness.compare import Mismatch, compare_final, compare_state, diff_json
 from studcheck.protocol.client import EngineClient, EngineError, Pending, Stopped, Unsolicited
 from studcheck.protocol.messages import EngineInfo, ErrorReason, RequestType
-from studcheck.rules import Options, Variant
+from studcheck.rules import LATE_OPTIONS, Options, Variant
 
 MAX_RESTART_FAILURES = 3
 NOT_RUN = "not run"  # the step_text of a case a signal or the deadline kept from running
@@ -116,8 +116,18 @@ def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None
     known = {v.value for v in Variant}
     if variant in known and not info.supports_variant(variant):
         raise NotApplicable(f"the engine does not support the variant {variant}")
+    late: dict[str, Any] = {}
+    for name, default in LATE_OPTIONS.items():
+        # A case that does not name a late option is played at its default, whatever the profile
+        # (every case written before it existed assumes it), and only other values go out.
+        value = case.options.get(name, default)
+        if not info.supports(name, value):
+            raise NotApplicable(f"the engine does not support {name}={_json(value)}")
+        if value != default:
+            late[name] = value
     chosen: dict[str, Any] = {}
-    for name, default in (defaults or Options()).to_json().items():
+    base = {name: value for name, value in (defaults or Options()).to_json().items() if name not in LATE_OPTIONS}
+    for name, default in base.items():
         if name in case.options:
             value = case.options[name]
             if not info.supports(name, value):
@@ -130,6 +140,7 @@ def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None
             if not values:
                 raise NotApplicable(f"the engine declares no supported value for option {name}")
             chosen[name] = values[0]
+    chosen.update(late)
     return chosen
 
 

@@ -74,19 +74,53 @@ class _Smoke:
             fields["amount"] = amount
         return self.client.request(RequestType.ACT, fields)
 
-    def hand(self) -> None:
-        client = self.client
-        info = client.info
+    def new_hand(self, label: str, **late: Any) -> tuple[str, dict[str, Any]]:
+        """The smoke hand's setup: every v1 option at its default if supported (else the first
+        value declared), plus the late options given; returns the variant and the answer."""
+        info = self.client.info
         assert info is not None
         variant = "stud_high" if info.supports_variant("stud_high") else info.variants[0]
         options = {}
         for name, default in Options().to_json().items():
             options[name] = default if info.supports(name, default) else info.supported_values(name)[0]
-        response = client.request(RequestType.NEW_HAND, {
-            "variant": variant, "options": options, "stakes": SMOKE_STAKES,
+        response = self.client.request(RequestType.NEW_HAND, {
+            "variant": variant, "options": {**options, **late}, "stakes": SMOKE_STAKES,
             "seats": [{"seat": seat, "stack": 100} for seat in (1, 2, 3)], "deck": SMOKE_DECK,
-            "remade_stub": None, "label": "SMOKE-1",
+            "remade_stub": None, "label": label,
         })
+        return variant, response
+
+    def big_bet_hand(self, betting: str) -> None:
+        """For an engine that declares pot or no limit: a raise is offered as a range and an amount
+        above it is refused with invalid_amount, the state unchanged (spec/protocol.md section 3)."""
+        variant, response = self.new_hand("SMOKE-2", betting=betting)
+        if not self.check(response["ok"], f"new_hand ({variant}, betting {betting}) accepted", f"refused: {response.get('error')}"):
+            return
+        state = response["state"]
+        seat = state["to_act"]
+        if not isinstance(seat, int):
+            return
+        response = self.act(seat, "bring_in", 2)
+        if not self.check(response["ok"], f"seat {seat} brings in 2", f"refused: {response.get('error')}"):
+            return
+        state = response["state"]
+        # Pot 3 antes + 2: a raise to at least 2 + 2 = 4, at most 2 + (5 + 2) = 9 in pot limit, 99 in no limit.
+        top = 9 if betting == "pot_limit" else 99
+        want = {"action": "raise", "amount": 4, "min": 4, "max": top}
+        if not self.check(want in state["legal"], f"the next player may raise to 4..{top}: {want}",
+                          f"legal = {state['legal']}"):
+            return
+        refused = self.act(state["to_act"], "raise", top + 1)
+        reason = (refused.get("error") or {}).get("reason")
+        if self.check(not refused["ok"] and reason == "invalid_amount", f"a raise to {top + 1} is refused with invalid_amount",
+                      f"answer: {refused}"):
+            again = self.client.request(RequestType.STATE, {})
+            self.check(again.get("state") == state, "the state is unchanged after the refused raise",
+                       "the `state` answer differs from the state before the refused action")
+
+    def hand(self) -> None:
+        client = self.client
+        variant, response = self.new_hand("SMOKE-1")
         if not self.check(response["ok"], f"new_hand ({variant}, 3 players) accepted", f"refused: {response.get('error')}"):
             return
         state = response["state"]
@@ -145,6 +179,9 @@ def run_smoke(client: EngineClient, say: Callable[[str], None]) -> SmokeResult:
         return SmokeResult(ok=False, started=True, lines=tuple(lines))
     try:
         smoke.hand()
+        for betting in ("pot_limit", "no_limit"):
+            if info.supports("betting", betting):
+                smoke.big_bet_hand(betting)
         client.stop()
     except Stopped as exc:
         return _stopped(client, exc, record, lines, started=True)

@@ -16,6 +16,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from studcheck.resources import schema_path
+from studcheck.rules import LATE_OPTIONS
 
 PROTOCOL = 1
 
@@ -149,7 +150,7 @@ class EngineInfo:
 
     def supports(self, option: str, value: Any) -> bool:
         """`value` is one the engine declared (bools and ints are told apart: true is not 1)."""
-        declared = self.options.get(option)
+        declared = self._declared(option)
         if declared == "any":
             return option in OPEN_INT_OPTIONS and isinstance(value, int) and not isinstance(value, bool)
         if not isinstance(declared, list):
@@ -157,8 +158,15 @@ class EngineInfo:
         return any(type(item) is type(value) and item == value for item in declared)
 
     def supported_values(self, option: str) -> list[Any]:
-        declared = self.options.get(option)
+        declared = self._declared(option)
         return list(declared) if isinstance(declared, list) else []
+
+    def _declared(self, option: str) -> Any:
+        """What hello said of `option`; an option added after v1 that hello leaves out means only
+        its default (protocol.md 2.1)."""
+        if option not in self.options and option in LATE_OPTIONS:
+            return [LATE_OPTIONS[option]]
+        return self.options.get(option)
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps builds one per call

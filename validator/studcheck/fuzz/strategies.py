@@ -386,7 +386,7 @@ def _outside_range(choose: Chooser, seat: int, entry: Mapping[str, Any]) -> Move
 
 
 def _unit(setup: HandSetup, state: Mapping[str, Any]) -> int:
-    small = state.get("street") in ("third", "fourth")
+    small = state.get("street") in {street.value for street in LAYOUTS[Variant(setup.variant)].small_bet_streets}
     return int(setup.stakes["small_bet"] if small else setup.stakes["big_bet"])
 
 

@@ -22,7 +22,7 @@ from bench_common import Row, at_least, best_of, best_of_pair
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand
 from studcheck.engine.state import LegalAction
-from studcheck.rules import ActionType, Options, SeatSetup, Stakes, Variant
+from studcheck.rules import ActionType, Betting, Options, SeatSetup, Stakes, Variant
 
 PLAYERS = 6
 STACK = 200
@@ -32,6 +32,8 @@ SEATS = tuple(SeatSetup(seat=seat, stack=STACK) for seat in range(1, PLAYERS + 1
 #: 2026-11, about 19% pure and 38% compiled, are the floor: no regression)
 CEILING_SHARE = 0.19
 CEILING_SHARE_COMPILED = 0.38
+FIXED = Options()
+POT_LIMIT = Options(betting=Betting.POT_LIMIT)
 _WAGERS = frozenset({ActionType.COMPLETE, ActionType.BET, ActionType.RAISE})
 
 
@@ -87,11 +89,11 @@ def _choose(hand: Hand, rng: random.Random, allow_fold: bool) -> Action:
     return Action(seat=seat, action=action, amount=amount)
 
 
-def studcheck_hand(variant: Variant, rng: random.Random, *, allow_fold: bool) -> tuple[int, int]:
+def studcheck_hand(variant: Variant, rng: random.Random, *, allow_fold: bool, options: Options = FIXED) -> tuple[int, int]:
     """Play one hand; (betting actions, showdown actions)."""
     deck = list(FULL_DECK)
     rng.shuffle(deck)
-    hand = Hand(variant=variant, options=Options(), stakes=STAKES, seats=SEATS, deck=deck)
+    hand = Hand(variant=variant, options=options, stakes=STAKES, seats=SEATS, deck=deck)
     actions = showdown = 0
     while not hand.is_over:
         action = _choose(hand, rng, allow_fold)
@@ -203,11 +205,11 @@ def pokerkit_hand(game: Any, automations: tuple[Any, ...], rng: random.Random, *
 # --- timing ------------------------------------------------------------------------------------
 
 
-def _run_studcheck(variant: Variant, count: int, seed: int, allow_fold: bool) -> Tally:
+def _run_studcheck(variant: Variant, count: int, seed: int, allow_fold: bool, options: Options = FIXED) -> Tally:
     rng = random.Random(seed)
     actions = showdown = 0
     for _ in range(count):
-        a, s = studcheck_hand(variant, rng, allow_fold=allow_fold)
+        a, s = studcheck_hand(variant, rng, allow_fold=allow_fold, options=options)
         actions += a
         showdown += s
     return Tally(hands=count, actions=actions, showdown=showdown)
@@ -234,20 +236,25 @@ def measure(config: HandConfig, *, with_pokerkit: bool) -> list[Row]:
     for name, allow_fold, divisor in WORKLOADS:
         for variant in Variant:
             rows.append(_row(config, name, allow_fold, divisor, variant, games, automations))
+        # A big-bet game: Stud High pot limit (raises from the bring-in up, no cap; PokerKit's pot-limit
+        # stud plays another opening model, so the reference is the no-op engine only).
+        rows.append(_row(config, name, allow_fold, divisor, Variant.STUD_HIGH, {}, (), POT_LIMIT))
     return rows
 
 
 def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant: Variant,
-         games: dict[Variant, Any], automations: tuple[Any, ...]) -> Row:
+         games: dict[Variant, Any], automations: tuple[Any, ...], options: Options = FIXED) -> Row:
     count = max(1, config.studcheck_hands // divisor)
-    label = f"{variant.value}, {'random actions' if allow_fold else 'nobody folds'}"
+    structure = "" if options.betting is Betting.FIXED_LIMIT else f" {options.betting.value.replace('_', ' ')}"
+    label = f"{variant.value}{structure}, {'random actions' if allow_fold else 'nobody folds'}"
+    key = f"hands.{name}.{variant.value}" + ("" if not structure else f".{options.betting.value}")
     # Every timed run plays new hands (seed, seed + 1, ...): replaying the same hands would let the
     # engine's caches (exposed-board keys, evaluator memo) answer from the previous run.
     seeds = _Seeds(config.seed)
-    _run_studcheck(variant, max(1, count // 10), config.seed - 1, allow_fold)  # warm-up
+    _run_studcheck(variant, max(1, count // 10), config.seed - 1, allow_fold, options)  # warm-up
 
     def ours() -> Tally:
-        return _run_studcheck(variant, count, seeds.next("studcheck"), allow_fold)
+        return _run_studcheck(variant, count, seeds.next("studcheck"), allow_fold, options)
 
     if variant in games:
         game = games[variant]
@@ -261,7 +268,10 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
     else:
         seconds, tally = best_of(ours, config.repeat)
         pk_rate, pk_count = None, 0
-        versus = "; PokerKit not installed" if not games else "; PokerKit has no game for this variant"
+        if options.betting is not Betting.FIXED_LIMIT:
+            versus = "; not compared with PokerKit (its big-bet stud opens with a completion)"
+        else:
+            versus = "; PokerKit not installed" if not games else "; PokerKit has no game for this variant"
     rate = count / seconds
     decisions = round((tally.actions + tally.showdown) / tally.hands)
     no_op_seconds, _ = best_of(lambda: _run_no_op(decisions, count, seeds.next("no-op")), config.repeat)
@@ -273,7 +283,7 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
         extra |= {"pokerkit_hands": pk_count, "pokerkit_actions_per_hand": theirs.actions / pk_count,
                   "x_pokerkit": rate / pk_rate}
         versus += f"; {rate / pk_rate:.1f}x PokerKit ({pk_rate:,.0f}/s)"
-    return Row(key=f"hands.{name}.{variant.value}", label=label, unit="hands/s", studcheck=rate, other=no_op_rate,
+    return Row(key=key, label=label, unit="hands/s", studcheck=rate, other=no_op_rate,
                other_name="no-op engine", ratio=share, target=f">= {target:g}x the no-op ceiling",
                verdict=at_least(share, target), note=f"{_note(tally)}{versus}", extra=extra)
 

@@ -130,7 +130,8 @@ def measure(config: Config, *, progress: bool = True) -> list[Row]:
     rows += bench_hands.measure(config.hands, with_pokerkit=with_pokerkit)
     say("case suite: in process and through the protocol")
     rows.append(bench_commands.suite_row(config.commands))
-    pokerkit_random = [row.other for row in rows if row.key.startswith("hands.random.") and row.other]
+    pokerkit_random = [float(row.extra["pokerkit_hands_per_s"]) for row in rows
+                       if row.key.startswith("hands.random.") and row.extra.get("pokerkit_hands_per_s")]
     # The strictest reading of "PokerKit's hand rate": its fastest variant.
     say("fuzzing through the protocol")
     rows.append(bench_commands.fuzz_row(config.commands, max(pokerkit_random, default=None), config.hands.seed))

@@ -53,7 +53,7 @@ def test_index_entries_have_the_expected_shape() -> None:
     assert len(entries) > 0
     for entry in entries:
         assert {"id", "title", "variants", "doc", "sources"} <= set(entry) <= {
-            "id", "title", "variants", "doc", "sources", "refusal"}, entry
+            "id", "title", "variants", "doc", "sources", "refusal", "retired"}, entry
         assert entry.get("refusal", False) in (True, False), entry
         assert isinstance(entry["title"], str) and entry["title"].strip(), entry
         assert entry["variants"] and set(entry["variants"]) <= VARIANTS, entry

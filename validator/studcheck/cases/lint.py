@@ -122,6 +122,9 @@ def _spec_problems(result: Analysis) -> list[Problem]:
                       "(docs/hand-histories.md)")
         elif info is None:
             add(line, _unknown_rule_message(rule_id, rules))
+        elif info.retired is not None:
+            add(line, f"rules: {rule_id} is retired ({info.retired}); cite the rule that replaced it "
+                      "(spec/CHANGELOG.md)")
         elif variant in VARIANT_PREFIXES and variant not in {v.value for v in info.variants}:
             applies = ", ".join(v.value for v in info.variants)
             add(line, f"rules: {rule_id} does not apply to {variant} (it applies to {applies})")

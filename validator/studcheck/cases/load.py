@@ -555,6 +555,9 @@ class RuleInfo:
     title: str
     variants: tuple[Variant, ...]
     refusal: bool = False  # the rule forbids an action: a `reject` case must cite it
+    # "<date>: replaced by NEW.ID — reason" once the ID is retired: no case may cite it, and coverage
+    # does not ask for one (an ID never changes meaning; spec/README.md, "Rule IDs").
+    retired: str | None = None
 
 
 @lru_cache(maxsize=4)
@@ -564,7 +567,8 @@ def rule_index(spec: Path | None = None) -> dict[str, RuleInfo]:
         data = yaml.safe_load(handle)
     return {entry["id"]: RuleInfo(id=entry["id"], title=str(entry["title"]),
                                   variants=tuple(Variant(v) for v in entry["variants"]),
-                                  refusal=bool(entry.get("refusal", False)))
+                                  refusal=bool(entry.get("refusal", False)),
+                                  retired=str(entry["retired"]) if entry.get("retired") else None)
             for entry in data["rules"]}
 
 

@@ -211,7 +211,7 @@ def legal(step: Step, state: State | None, amounts_only: bool = False) -> Area:
             tags.append("completion")
     round_all_ins = [row for row in _in_hand(state) if row.get("all_in") and row.get("committed")]
     if round_all_ins:
-        rules += ["ALLIN.HALF-BET.FULL", "ALLIN.HALF-BET.SHORT", "ALLIN.CUMULATIVE"]
+        rules += ["ALLIN.HALF-BET.FULL", "ALLIN.HALF-BET.SHORT", "ALLIN.REOPEN.PER-PLAYER"]
         tags += ["all-in", "half-bet"]
     small = street in {s.value for s in step.layout.small_bet_streets}
     unit = setup.stakes["small_bet"] if small else setup.stakes["big_bet"]
@@ -360,7 +360,7 @@ REFUSAL_REASONS = {
     "unknown_seat": ["SETUP.PLAYERS"],
     "out_of_turn": ["BET.ORDER"],
     "raise_cap_reached": ["BET.CAP", "BET.CAP.HEADS-UP"],
-    "betting_not_reopened": ["ALLIN.HALF-BET.SHORT", "ALLIN.CUMULATIVE"],
+    "betting_not_reopened": ["ALLIN.HALF-BET.SHORT", "ALLIN.REOPEN.PER-PLAYER"],
     "invalid_amount": AMOUNT_RULES,
 }
 REFUSED_ACTIONS = {"check": ["BET.CHECK"], "fold": ["BET.FOLD", "BRING-IN.CHOICE"], "show": ["SHOWDOWN.MUCK"],
@@ -442,7 +442,7 @@ BIG_BET_RULES = {
     "BRING-IN.COMPLETION-NOT-RAISE": ["BIGBET.BRING-IN"],
     "ALLIN.HALF-BET.FULL": ["BIGBET.FULL-RAISE"],
     "ALLIN.HALF-BET.SHORT": ["BIGBET.ALL-IN-SHORT", "BIGBET.FULL-RAISE"],
-    "ALLIN.CUMULATIVE": ["BIGBET.CUMULATIVE"],
+    "ALLIN.REOPEN.PER-PLAYER": ["BIGBET.CUMULATIVE"],
 }
 
 

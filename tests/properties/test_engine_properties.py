@@ -164,7 +164,7 @@ def _play_and_check(table: dict[str, Any], data: st.DataObject) -> Hand:
     for pot in result["pots"]:
         shares = {**pot.get("winners", {}), **{}}
         parts = list(pot.get("winners", {}).values()) + list(pot.get("high", {}).values()) + list(pot.get("low", {}).values())
-        assert all(part >= 1 for part in parts), f"nobody is listed as winning zero chips (POT.SPLIT): {pot}"
+        assert all(part >= 1 for part in parts), f"nobody is listed as winning zero chips (POT.NO-ZERO-SHARE): {pot}"
         assert sum(parts) == pot["amount"], f"awards {shares} do not add up to pot {pot}"
         awarded += pot["amount"]
     returned = sum(result["returned"].values())

@@ -1,4 +1,4 @@
-"""showdown.split: equal shares, odd chips by priority, and no zero-chip shares (POT.SPLIT)."""
+"""showdown.split: equal shares, odd chips by priority, and no zero-chip shares (POT.SPLIT, POT.NO-ZERO-SHARE)."""
 
 from __future__ import annotations
 

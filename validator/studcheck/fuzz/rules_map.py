@@ -338,7 +338,7 @@ def awards(step: Step, field: str) -> Area:
     if field == "showdown_order":
         return showdown(step, order_first=True)
     if uncontested:
-        rules = ["SHOWDOWN.UNCONTESTED", "POT.UNCALLED"]
+        rules = ["SHOWDOWN.UNCONTESTED", "POT.UNCALLED", "POT.NO-ZERO-SHARE"]
         if step.opening(step.before):
             rules.append("BRING-IN.ALL-FOLD")
         return _area("awards: an uncontested pot", rules + ["POT.SIDE"], ["showdown"])
@@ -351,7 +351,7 @@ def awards(step: Step, field: str) -> Area:
              "stud_hilo8": (["HILO.SPLIT", "HILO.NO-LOW", "HILO.SCOOP", "HILO.QUARTER", "HAND.LOW.EIGHT", "HAND.HIGH.RANKING"],
                             ["eight-low", "hi-lo-split"])}[setup.variant]
     odd = "POT.ODD-CHIP.ALL-CARDS" if setup.options.get("odd_chip") == "all_cards" else "POT.ODD-CHIP.BEST-FIVE"
-    rules = hands[0] + ["POT.SPLIT", odd, "POT.SIDE", "SHOWDOWN.MUCK"]
+    rules = hands[0] + ["POT.SPLIT", "POT.NO-ZERO-SHARE", odd, "POT.SIDE", "SHOWDOWN.MUCK"]
     return _area("awards: hand values, splits and side pots", rules, hands[1] + ["showdown", "side-pot", "odd-chip"])
 
 

@@ -440,3 +440,25 @@ def test_the_worked_pot_limit_example() -> None:
     assert doc.legal() == [("fold", None, None), ("call", 2, None), ("raise", 4, 8)]
     doc.apply("raise", 8)
     assert doc.legal() == [("fold", None, None), ("call", 8, None), ("raise", 14, 26)]
+
+
+def test_the_worked_fixed_limit_example() -> None:
+    """The table of the document's first worked example: two short all-ins add up to the completion,
+    which reopens for the bring-in seat (`acted = 0`) but not for the caller of the first one."""
+    doc = Doc(variant="stud_high", betting=FIXED, open_pair_double=True, max_raises=3, heads_up="capped",
+              bring_in_tie="suit", stakes=Stakes(ante=0, bring_in=3, small_bet=10, big_bet=20),
+              seats=[Seat(number=1, stack=100), Seat(number=2, stack=4), Seat(number=3, stack=6),
+                     Seat(number=4, stack=100)], bring_in_seat=1)
+    doc.open_round("third", {n: ["Kc"] for n in (1, 2, 3, 4)}, None)
+    assert (doc.to_act, doc.legal()) == (1, [("bring_in", 3, None), ("complete", 10, None)])
+    doc.apply("bring_in", 3)
+    assert doc.seat(1).acted == 0
+    assert (doc.to_act, doc.legal()) == (2, [("fold", None, None), ("call", 3, None), ("complete", 4, None)])
+    doc.apply("complete", 4)
+    assert (doc.r.level, doc.r.full_level, doc.r.wager_level, doc.r.wagers) == (4, 0, 4, 0)
+    assert (doc.to_act, doc.legal()) == (3, [("fold", None, None), ("call", 4, None), ("complete", 6, None)])
+    doc.apply("complete", 6)
+    assert (doc.r.level, doc.r.full_level, doc.r.wagers, doc.r.reopens) == (6, 6, 1, 0)
+    assert (doc.to_act, doc.legal()) == (4, [("fold", None, None), ("call", 6, None), ("raise", 16, None)])
+    doc.apply("call", 6)
+    assert (doc.to_act, doc.legal()) == (1, [("fold", None, None), ("call", 6, None), ("raise", 16, None)])

@@ -311,9 +311,9 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             writer.write(line)
         writer.write(footer_line(verdicts, duration=duration, exit_code=code, stopped=stopped, interrupted=_signal()))
     label = f"{client.info.name} {client.info.version}" if client.info else engine_label(args)
-    written = _write_reports(args, writer, lambda: render_markdown(verdicts, replay=replay, engine=label, grouping=grouping,
+    reports_ok = _write_reports(args, writer, lambda: render_markdown(verdicts, replay=replay, engine=label, grouping=grouping,
                                                                    stopped=stopped))
-    if not written and code == EXIT_OK:
+    if not reports_ok and code == EXIT_OK:
         code = EXIT_CONFIG  # a report CI asked for is missing: that must not look like a clean pass
     print(render_terminal(verdicts, replay=replay, duration=duration, grouping=grouping, stopped=stopped))
     if args.write_xfail:

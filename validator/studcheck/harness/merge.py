@@ -88,13 +88,12 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _is_census(path: Path) -> bool:
     """A `fuzz --census` file: one JSON object (not JSON lines) whose `format` names it."""
-    import json
-
+    from studcheck import jsonio
     from studcheck.fuzz.census import CENSUS_FORMAT
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = jsonio.loads(jsonio.read_text(path), path=path)
+    except jsonio.InputError:
         return False  # the run-report reader says what is wrong with it
     return isinstance(data, dict) and data.get("format") == CENSUS_FORMAT
 
@@ -141,19 +140,13 @@ def merge_files(paths: Sequence[Path]) -> Merged:
 
 
 def _first_kind(path: Path) -> str:
-    import json
+    from studcheck import jsonio
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = next((line for line in handle if line.strip()), "")
-    except FileNotFoundError:
-        raise MergeError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MergeError(f"{path}: cannot read: {exc}") from None
-    try:
-        line = json.loads(text) if text else None
-    except json.JSONDecodeError as exc:
-        raise MergeError(f"{path}:1: not JSON ({exc.msg})") from None
+        number, text = next(jsonio.lines(jsonio.read_text(path)), (1, ""))
+        line = jsonio.loads(text, path=path, line=number) if text else None
+    except jsonio.InputError as exc:
+        raise MergeError(str(exc)) from None
     if not isinstance(line, dict) or not isinstance(line.get("kind"), str):
         raise MergeError(f"{path}:1: not a studcheck report (its first line has no `kind`)")
     return str(line["kind"])

@@ -133,3 +133,77 @@ def test_two_good_censuses_still_merge(tmp_path: Path, capsys: pytest.CaptureFix
         paths.append(str(path))
     assert main(["merge", *paths, "-o", str(tmp_path / "out.json")]) == 0, capsys.readouterr().err
     assert json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))["hands"] == 10
+
+
+@pytest.fixture(scope="module")
+def shard_files(tmp_path_factory: pytest.TempPathFactory) -> list[list[dict[str, Any]]]:
+    """Both shards of one run (reference engine, in process), as report lines."""
+    folder = tmp_path_factory.mktemp("shards")
+    shards = []
+    for index in (1, 2):
+        path = folder / f"{index}.jsonl"
+        assert main(["run", "--in-process", "--rule", "BET.CAP", "--variant", "razz", "--jobs", "1", "--no-progress",
+                     "--shard", f"{index}/2", "--report", str(path)]) == 0
+        shards.append([json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line])
+    return shards
+
+
+def _edit_verdict(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    edited = [dict(line) for line in lines]
+    case = next(line for line in edited if line["kind"] == "case")
+    case["outcome"] = "fail"
+    case.update(step=0, step_text="x", message="m", mismatches=[], problem=None, evidence=None, stderr="", options={},
+                xfail_reason=None, replay="r", transcript=[])
+    return edited
+
+
+def _duplicate_case(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    cases = [index for index, line in enumerate(lines) if line["kind"] == "case"]
+    edited = [dict(line) for line in lines]
+    edited[cases[1]] = dict(edited[cases[0]])
+    return edited
+
+
+def _shard_past_count(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    edited = [dict(line) for line in lines]
+    edited[0] = {**edited[0], "shard": {**edited[0]["shard"], "index": 4, "count": 3}}
+    return edited
+
+
+def _two_footers(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [*lines, lines[-1]]
+
+
+SHARD_EDITS = {
+    "a fail edited to pass": (_edit_verdict, "its case lines do not add up to its footer (fail 0 in the footer, 1 case lines"),
+    "a case line copied over another": (_duplicate_case, "is reported twice in"),
+    "shard 4/3": (_shard_past_count, "shard 4/3: a shard index runs from 1 to the count"),
+    "two footers": (_two_footers, "a second footer line (the first is line"),
+}
+
+
+@pytest.mark.parametrize("name", SHARD_EDITS)
+def test_merge_refuses_a_shard_that_does_not_add_up(name: str, shard_files: list[list[dict[str, Any]]], tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    edit, problem = SHARD_EDITS[name]
+    first = _write(tmp_path / "1.jsonl", edit(shard_files[0]))
+    second = _write(tmp_path / "2.jsonl", shard_files[1])
+    code = main(["merge", str(first), str(second), "-o", str(tmp_path / "out.jsonl")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert problem in err and "Traceback" not in err
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_untouched_shards_still_merge(shard_files: list[list[dict[str, Any]]], tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    paths = [str(_write(tmp_path / f"{index}.jsonl", lines)) for index, lines in enumerate(shard_files, start=1)]
+    assert main(["merge", *paths, "-o", str(tmp_path / "out.jsonl")]) == 0, capsys.readouterr().err
+
+
+def test_report_refuses_two_runs_concatenated_in_one_file(shard_files: list[list[dict[str, Any]]], tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path / "two.jsonl", [*shard_files[0], *shard_files[1]])
+    code = main(["report", str(path), "-o", str(tmp_path / "site")])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{path}:{len(shard_files[0]) + 1}: a second header line (the first is line 1)" in err, err

@@ -65,9 +65,15 @@ def read_report(path: Path) -> RunReport:
         text = jsonio.read_text(path)
     except jsonio.InputError as error:
         raise ReportInputError(str(error)) from None
-    lines = [parse_line(raw, where=f"{path}:{number}") for number, raw in jsonio.lines(text)]
-    if not lines:
+    numbered = [(number, parse_line(raw, where=f"{path}:{number}")) for number, raw in jsonio.lines(text)]
+    if not numbered:
         raise ReportInputError(f"{path}: empty; a report has at least a header line")
+    for kind in ("header", "footer"):  # two runs written into one file must not be drawn as one
+        at = [number for number, line in numbered if line["kind"] == kind]
+        if len(at) > 1:
+            raise ReportInputError(f"{path}:{at[1]}: a second {kind} line (the first is line {at[0]}): one file holds "
+                                   "one run's report; give each run its own file")
+    lines = [line for _, line in numbered]
     return from_lines(str(path), lines)
 
 

@@ -38,6 +38,14 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "fractional_stack.yaml": (10, "seats.2.stack: expected integer"),
     "generated_without_tag.yaml": (7, "`generated: true` and the tag `generated` go together"),
     "id_variant_mismatch.yaml": (2, "starts with RZ but the variant is stud_high"),
+    # expectations no engine can meet: ranges, streets and options of another betting or variant
+    "range_downwards.yaml": (15, "legal: raise 9..4 runs downwards: a range is min..max with min <= max"),
+    "two_ranges.yaml": (15, "legal: raise is listed 2 times with a range: one range holds every amount of its kind"),
+    "range_in_fixed_limit.yaml": (13, "legal: raise 5..10 is a range, and only pot and no limit have ranges"),
+    "street_not_in_variant.yaml": (13, "street: second is not a street of stud_high (third, fourth, fifth, sixth, seventh"),
+    "sixth_street_five_card.yaml": (13, "street: sixth is not a street of five_card_stud (second, third, fourth, fifth,"),
+    "limit_option_in_big_bet.yaml": (7, "options.max_raises: only fixed-limit betting has it (BIGBET.NO-CAP, "
+                                        "BIGBET.NO-DOUBLE); a no_limit case must not name it"),
     "lone_street.yaml": (9, "only seat 1 is dealt fourth street"),
     "missing_amount.yaml": (12, "'1 bring_in' needs an amount"),
     "missing_key.yaml": (2, "missing key 'stakes'"),

@@ -15,6 +15,7 @@ import argparse
 import re
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -68,6 +69,7 @@ class Watch:
 
 _current: Watch | None = None
 _engines: dict[int, Callable[[], None]] = {}
+_killers: dict[int, Callable[[], None]] = {}
 
 
 def signal_name(signum: int) -> str:
@@ -82,15 +84,29 @@ def requested() -> int | None:
     return None if _current is None else _current.signum
 
 
-def register(key: int, terminate: Callable[[], None]) -> None:
-    """Call `terminate` (it must only send signals: it runs inside the handler) when a signal comes."""
+def register(key: int, terminate: Callable[[], None], kill: Callable[[], None] | None = None) -> None:
+    """Call `terminate` (it must only send signals: it runs inside the handler) when a signal comes;
+    `kill` (signals only too) is for `end_all`, when nobody is left to wait for a polite exit."""
     _engines[key] = terminate
+    if kill is not None:
+        _killers[key] = kill
     if requested() is not None:  # started after the signal: stop it at once too
         terminate()
 
 
 def unregister(key: int) -> None:
     _engines.pop(key, None)
+    _killers.pop(key, None)
+
+
+def end_all(grace: float) -> None:
+    """SIGTERM to every engine this process knows of, `grace` seconds, then SIGKILL: for a worker
+    whose parent died (its own engine, and the parent's engines known when it was forked)."""
+    for terminate in list(_engines.values()):
+        terminate()
+    time.sleep(grace)
+    for kill in list(_killers.values()):
+        kill()
 
 
 def _handle(watch: Watch, interrupt: bool) -> Callable[[int, FrameType | None], None]:

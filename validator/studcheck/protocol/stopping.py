@@ -12,8 +12,10 @@ at its next request, or within `POLL` seconds of waiting for an answer (client.p
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -147,3 +149,25 @@ def watch(signals: tuple[int, ...] = SIGNALS, *, interrupt: bool = False) -> Ite
         for number, old in previous.items():
             signal.signal(number, old)
         _current = None
+
+
+def die_with_parent(signum: int = signal.SIGTERM) -> None:
+    """Linux: have the kernel send `signum` to this process when the process that started it ends.
+
+    For a worker process: a parent killed outright (SIGKILL, the out-of-memory killer) runs no
+    cleanup, so its workers would play on with their engines for minutes. SIGTERM takes the path a
+    polite stop takes (`watch` ends the engines). Elsewhere this does nothing. If the parent is
+    already gone when this runs, the signal is sent at once.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signum), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # orphaned before the call took effect
+        os.kill(os.getpid(), signum)

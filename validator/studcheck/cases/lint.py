@@ -15,7 +15,7 @@ from typing import Any
 
 from studcheck.cards import parse_card
 from studcheck.cases.deck import card_name
-from studcheck.cases.load import Analysis, Problem, analyse, rule_index, tag_vocabulary
+from studcheck.cases.load import Analysis, Problem, analyse, retired_rules, rule_index, tag_vocabulary
 from studcheck.cases.model import Case, StepKind
 from studcheck.cases.refusal import SETUP_RULES, describe, setup_violations
 from studcheck.cases.source import VARIANT_PREFIXES as VARIANT_PREFIXES  # re-exported (fuzz/write.py)
@@ -143,6 +143,9 @@ def _spec_problems(result: Analysis) -> list[Problem]:
 
 def _unknown_rule_message(rule_id: str, rules: dict[str, Any]) -> str:
     """A rule ID not in spec/rules.yaml; a prefix of real IDs (`BRING-IN`) says which ones it covers."""
+    retired = retired_rules().get(rule_id)
+    if retired is not None:
+        return f"rules: {rule_id!r} is retired ({retired}); cite the rule that replaced it"
     below = [known for known in rules if known.startswith(rule_id.rstrip(".") + ".")]
     if not below:
         return f"rules: unknown rule id {rule_id!r} (not in spec/rules.yaml)"

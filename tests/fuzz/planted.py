@@ -43,6 +43,18 @@ def _pot_max_short(server: Server, request: Mapping[str, Any]) -> dict[str, Any]
     return response
 
 
+def _range_amount(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Pot and no limit: every range keeps its bounds but says `amount` one over `max` (protocol.md:
+    `amount` equals `min`, so a client that reads only `amount` would send an illegal wager)."""
+    response = server.handle(request)
+    state = response.get("state")
+    if isinstance(state, dict):
+        for entry in state.get("legal") or []:
+            if "max" in entry:
+                entry["amount"] = entry["max"] + 1
+    return response
+
+
 def _card_shift(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     """Deals deck positions 24 and 25 in swapped order (an off-by-one in a later street's deal)."""
     if request.get("type") == "new_hand" and isinstance(request.get("deck"), list) and len(request["deck"]) == 52:
@@ -161,10 +173,11 @@ BUGS: dict[str, Hook] = {
     "flags_as_numbers": _flags_as_numbers,
     "once": _once,
     "pot_max_short": _pot_max_short,
+    "range_amount": _range_amount,
 }
 #: bugs of pot and no limit: only these engines declare `betting` in hello (the others are v1
 #: engines, so their fixed-limit hands are those of before pot and no limit existed)
-BIG_BET_BUGS = ("pot_max_short",)
+BIG_BET_BUGS = ("pot_max_short", "range_amount")
 RULE_BUGS = ("bring_in_tie", "max_raises", "card_shift", "check_facing_bet", "side_pot", "bring_in_fold", "showdown_order",
              "uncontested_stack")
 

@@ -34,12 +34,23 @@ def _reference_info() -> EngineInfo:
 def test_betting_is_drawn_from_hello_and_absent_means_fixed_limit() -> None:
     info = _reference_info()
     assert Capabilities.from_hello(info).options["betting"] == ("fixed_limit", "no_limit", "pot_limit")
-    v1_options = {name: value for name, value in info.options.items() if name != "betting"}
+    v1_options = {name: value for name, value in info.options.items()
+                  if name not in ("betting", "big_bet_bring_in", "rake_third_street")}
     v1 = EngineInfo(name="v1", version="1", variants=info.variants, options=v1_options)
     caps = Capabilities.from_hello(v1)
     assert caps.options["betting"] == ("fixed_limit",)
     setups = [draw_setup(RandomChooser(hand_seed(1, number)), caps) for number in range(1, 60)]
     assert all("betting" not in setup.options for setup in setups)  # v1 engines get v1 messages
+    assert all(not {"big_bet_bring_in", "rake_third_street"} & set(setup.options) for setup in setups)
+
+
+def test_later_late_options_are_drawn_when_hello_declares_them_and_sent_only_off_their_default() -> None:
+    caps = Capabilities.from_hello(_reference_info())
+    assert caps.options["big_bet_bring_in"] == ("open", "forced")
+    assert caps.options["rake_third_street"] == (False, True)
+    setups = [draw_setup(RandomChooser(hand_seed(2, number)), caps) for number in range(1, 120)]
+    assert Counter(setup.options.get("big_bet_bring_in") for setup in setups).keys() == {None, "forced"}
+    assert Counter(setup.options.get("rake_third_street") for setup in setups).keys() == {None, True}
 
 
 def _range_moves(record: HandRecord) -> list[tuple[Mapping[str, Any], int | None, bool, str | None]]:

@@ -28,6 +28,15 @@ def _big_bet(case: Any) -> bool:
     return case.options.get("betting", "fixed_limit") != "fixed_limit"
 
 
+#: The options added after v1 and their defaults, written out (not derived from the code under test).
+LATE_DEFAULTS = {"betting": "fixed_limit", "big_bet_bring_in": "open", "rake_third_street": False}
+
+
+def _late(case: Any) -> bool:
+    """The case names an option added after v1 at a value other than its default."""
+    return any(name in case.options and case.options[name] != default for name, default in LATE_DEFAULTS.items())
+
+
 class V1Server:
     """The reference engine, with a hello as an engine written before `betting` existed would send
     (or with `betting` declared as `declared`); it records every request and every state."""
@@ -42,7 +51,8 @@ class V1Server:
         self.requests.append(request)
         response = self.server.handle(request)
         if request.get("type") == "hello":
-            del response["options"]["betting"]
+            for name in LATE_DEFAULTS:
+                del response["options"][name]
             if self.declared is not None:
                 response["options"]["betting"] = self.declared
         if "state" in response:
@@ -77,10 +87,10 @@ def test_a_fixed_limit_engine_gets_v1_messages_and_passes_what_it_passed(declare
     finally:
         client.stop()
     for case in CASES:
-        expected = Outcome.NOT_APPLICABLE if _big_bet(case) else Outcome.PASS
+        expected = Outcome.NOT_APPLICABLE if _late(case) else Outcome.PASS
         assert verdicts[case.id] is expected, case.id
     hands = [request for request in engine.requests if request["type"] == "new_hand"]
-    assert len(hands) == sum(1 for case in CASES if not _big_bet(case))
+    assert len(hands) == sum(1 for case in CASES if not _late(case))
     for request in hands:
         assert set(request) == V1_NEW_HAND
         assert set(request["options"]) == V1_OPTIONS, request["label"]
@@ -163,3 +173,20 @@ def test_a_case_that_does_not_name_a_late_option_is_played_at_its_default_whatev
                           options={**everything.options, "betting": ["pot_limit"]})
     with pytest.raises(NotApplicable, match="betting=fixed_limit"):
         choose_options(plain, only_big)
+
+
+@pytest.mark.parametrize(("option", "value"), [("big_bet_bring_in", "forced"), ("rake_third_street", True)])
+def test_later_late_options_go_out_only_off_their_default_and_only_to_engines_that_declared_them(
+        option: str, value: Any) -> None:
+    case = next(case for case in CASES if case.options.get(option) == value)
+    everything = EngineInfo(name="ref", version="1", variants=("stud_high", "razz", "stud_hilo8", "five_card_stud"),
+                            options=Server().handle({"type": "hello", "seq": 1, "protocol": 1, "harness": "t"})["options"])
+    assert choose_options(case, everything)[option] == value
+    without = EngineInfo(name="v1", version="1", variants=everything.variants,
+                         options={name: values for name, values in everything.options.items() if name != option})
+    assert without.supported_values(option) == [LATE_DEFAULTS[option]]
+    with pytest.raises(NotApplicable, match=option):
+        choose_options(case, without)
+    # A case that does not name the option never sends it, even to an engine that declares both values.
+    plain = next(case for case in CASES if not case.options and case.new_hand is None)
+    assert option not in choose_options(plain, everything)

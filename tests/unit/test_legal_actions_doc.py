@@ -19,7 +19,7 @@ import pytest
 
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand, IllegalAction
-from studcheck.rules import PROFILES, ActionType, Betting, SeatSetup, Stakes, Variant
+from studcheck.rules import PROFILES, ActionType, Betting, BigBetBringIn, SeatSetup, Stakes, Variant
 
 FIXED = "fixed_limit"
 #: "The variant's layout": Streets, Opening, SmallStreets, OpenPairStreet, Last (the document's table).
@@ -72,6 +72,7 @@ class Doc:
     bring_in_tie: str
     stakes: Stakes
     seats: list[Seat]
+    big_bet_bring_in: str = "open"
     street: str = ""
     to_act: int | None = None
     bring_in_seat: int = 0
@@ -154,6 +155,10 @@ class Doc:
             out.append(("bring_in", min(self.stakes.bring_in, t), None))
             if self.fixed and may_wager:
                 out += [("complete", x, None) for x in self.wager_targets(s) if x > self.stakes.bring_in]
+            elif not self.fixed and self.big_bet_bring_in == "open" and may_wager:
+                high = self.wager_range(s)[1]
+                if high >= 2 * self.stakes.bring_in:
+                    out.append(("bet", 2 * self.stakes.bring_in, high))
             return out
         out.append(("fold", None, None))  # step 6
         out.append(("check", None, None) if s.committed >= c else ("call", min(c, t), None))  # step 7
@@ -237,6 +242,8 @@ class Doc:
         self.pay(s, amount)
         self.r.level = max(self.r.level, self.stakes.bring_in)
         self.record_acted(s)
+        if not self.fixed and self.big_bet_bring_in == "forced":
+            s.acted = 0  # RecordActed: the forced post is not an action
 
     def apply_wager(self, s: Seat, amount: int) -> None:
         r = self.r
@@ -351,7 +358,8 @@ def _wrong(rng: random.Random, doc: Doc) -> tuple[int, str, int | None]:
 
 def play(rng: random.Random, variant: Variant, betting: Betting) -> tuple[int, int]:
     """One random hand on the engine and on `Doc`; returns (decisions compared, refusals compared)."""
-    options = replace(PROFILES[rng.choice(sorted(PROFILES))], betting=betting)
+    options = replace(PROFILES[rng.choice(sorted(PROFILES))], betting=betting,
+                      big_bet_bring_in=rng.choice(list(BigBetBringIn)))
     small = rng.randint(2, 10)
     stakes = Stakes(ante=rng.randint(0, 3), bring_in=rng.randint(1, small - 1), small_bet=small,
                     big_bet=rng.choice([small, 2 * small]))
@@ -365,6 +373,7 @@ def play(rng: random.Random, variant: Variant, betting: Betting) -> tuple[int, i
     doc = Doc(variant=variant.value, betting=betting.value, open_pair_double=options.open_pair_double,
               max_raises=options.max_raises, heads_up=options.heads_up.value,
               bring_in_tie=options.bring_in_tie.value, stakes=stakes,
+              big_bet_bring_in=options.big_bet_bring_in.value,
               seats=[Seat(number=n, stack=stacks[n]) for n in numbers])
     for s in doc.seats:  # antes (ANTE.DEAD, ANTE.ALL-IN)
         ante = min(stakes.ante, s.stack)

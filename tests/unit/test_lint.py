@@ -38,6 +38,14 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "fractional_stack.yaml": (10, "seats.2.stack: expected integer"),
     "generated_without_tag.yaml": (7, "`generated: true` and the tag `generated` go together"),
     "id_variant_mismatch.yaml": (2, "starts with RZ but the variant is stud_high"),
+    # expectations no engine can meet: ranges, streets and options of another betting or variant
+    "range_downwards.yaml": (15, "legal: raise 9..4 runs downwards: a range is min..max with min <= max"),
+    "two_ranges.yaml": (15, "legal: raise is listed 2 times with a range: one range holds every amount of its kind"),
+    "range_in_fixed_limit.yaml": (13, "legal: raise 5..10 is a range, and only pot and no limit have ranges"),
+    "street_not_in_variant.yaml": (13, "street: second is not a street of stud_high (third, fourth, fifth, sixth, seventh"),
+    "sixth_street_five_card.yaml": (13, "street: sixth is not a street of five_card_stud (second, third, fourth, fifth,"),
+    "limit_option_in_big_bet.yaml": (7, "options.max_raises: only fixed-limit betting has it (BIGBET.NO-CAP, "
+                                        "BIGBET.NO-DOUBLE); a no_limit case must not name it"),
     "lone_street.yaml": (9, "only seat 1 is dealt fourth street"),
     "missing_amount.yaml": (12, "'1 bring_in' needs an amount"),
     "missing_key.yaml": (2, "missing key 'stakes'"),
@@ -47,7 +55,7 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "protocol_reason.yaml": (12, "'bad_request' is a protocol-level reason"),
     "remade_stub_without_deck.yaml": (11, "remade_stub: needs an explicit deck"),
     "rule_wrong_variant.yaml": (4, "BET.FIRST-ACTOR.LOW does not apply to stud_high"),
-    "retired_rule.yaml": (4, "ALLIN.CUMULATIVE is retired (2026-12-01: replaced by ALLIN.REOPEN.PER-PLAYER"),
+    "retired_rule.yaml": (4, "'ALLIN.CUMULATIVE' is retired (2026-12-01: replaced by ALLIN.REOPEN.PER-PLAYER"),
     "seat_nine.yaml": (10, "9 is not a seat number (1 to 8) in stud_high"),
     "seat_without_cards.yaml": (10, "seats.2: no cards"),
     "short_stub_per_seat.yaml": (8, "8 players reach seventh street with 1 card left in the stub, fewer than the 10 needed"),

@@ -26,11 +26,26 @@ HEADING_ID = re.compile(r"^#{1,6}\s.*?`([A-Z0-9][A-Z0-9-]*(?:\.[A-Z0-9][A-Z0-9-]
 VARIANTS = {"stud_high", "razz", "stud_hilo8", "five_card_stud"}
 
 
-def _index() -> list[dict[str, Any]]:
+def _all_entries() -> list[dict[str, Any]]:
     data = yaml.safe_load((SPEC / "rules.yaml").read_text(encoding="utf-8"))
     assert isinstance(data, dict) and isinstance(data.get("rules"), list)
     entries: list[dict[str, Any]] = data["rules"]
     return entries
+
+
+def _index() -> list[dict[str, Any]]:
+    """The rules in force (a retired entry keeps its ID reserved but has no section)."""
+    return [entry for entry in _all_entries() if "retired" not in entry]
+
+
+def test_retired_entries_name_a_date_and_have_no_section() -> None:
+    retired = [entry for entry in _all_entries() if "retired" in entry]
+    headings = {rule_id for rule_id, _ in _heading_ids()}
+    for entry in retired:
+        assert re.match(r"^\d{4}-\d{2}-\d{2}: ", str(entry["retired"])), entry
+        assert entry["id"] not in headings, f"{entry['id']} is retired but still has a section"
+        for replacement in re.findall(r"replaced by ([A-Z0-9.-]+[A-Z0-9])", str(entry["retired"])):
+            assert replacement in {e["id"] for e in _index()}, f"{entry['id']}: {replacement} is not a rule in force"
 
 
 def _heading_ids() -> list[tuple[str, Path]]:
@@ -62,7 +77,7 @@ def test_index_entries_have_the_expected_shape() -> None:
 
 
 def test_ids_are_unique_and_well_formed() -> None:
-    ids = [entry["id"] for entry in _index()]
+    ids = [entry["id"] for entry in _all_entries()]
     duplicates = [rule_id for rule_id, count in Counter(ids).items() if count > 1]
     assert duplicates == []
     malformed = [rule_id for rule_id in ids if not ID_PATTERN.match(rule_id)]

@@ -153,6 +153,14 @@ class Betting(str, Enum):
     NO_LIMIT = "no_limit"
 
 
+class BigBetBringIn(str, Enum):
+    """Pot/no limit: may the bring-in seat open for more (BIGBET.BRING-IN.OPEN), or is the bring-in
+    forced like a blind (BIGBET.BRING-IN.FORCED)?"""
+
+    OPEN = "open"
+    FORCED = "forced"
+
+
 OPTION_ENUMS: dict[str, type[Enum]] = {
     "bring_in_tie": BringInTie,
     "first_actor_tie": FirstActorTie,
@@ -161,13 +169,15 @@ OPTION_ENUMS: dict[str, type[Enum]] = {
     "odd_chip": OddChip,
     "showdown_unbet": ShowdownUnbet,
     "betting": Betting,
+    "big_bet_bring_in": BigBetBringIn,
 }
 MAX_RAISES_VALUES = (3, 4)
 
 #: Options added after protocol v1, with their defaults. An engine's hello may leave one out (it
 #: then supports only the default), and a new_hand carries one only when its value is not the
 #: default, so an engine written for v1 keeps receiving byte-identical messages (protocol.md 2.1).
-LATE_OPTIONS: dict[str, Any] = {"betting": Betting.FIXED_LIMIT.value}
+LATE_OPTIONS: dict[str, Any] = {"betting": Betting.FIXED_LIMIT.value, "big_bet_bring_in": BigBetBringIn.OPEN.value,
+                                 "rake_third_street": False}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -188,12 +198,14 @@ class Options:
     # Added after protocol v1 (LATE_OPTIONS): max_raises, heads_up and open_pair_double only
     # matter under fixed_limit.
     betting: Betting = Betting.FIXED_LIMIT
+    big_bet_bring_in: BigBetBringIn = BigBetBringIn.OPEN  # only matters under pot_limit and no_limit
+    rake_third_street: bool = False  # only matters when rake_percent > 0
 
     def __post_init__(self) -> None:
         for name, enum in OPTION_ENUMS.items():
             if not isinstance(getattr(self, name), enum):
                 raise SetupError(f"options.{name}", f"must be one of {[m.value for m in enum]}")
-        for name in ("open_pair_double", "burn_cards"):
+        for name in ("open_pair_double", "burn_cards", "rake_third_street"):
             if not isinstance(getattr(self, name), bool):
                 raise SetupError(f"options.{name}", "must be true or false")
         if _not_int(self.max_raises) or self.max_raises not in MAX_RAISES_VALUES:
@@ -239,6 +251,7 @@ def option_values() -> dict[str, list[Any]]:
     values: dict[str, list[Any]] = {name: [m.value for m in enum] for name, enum in OPTION_ENUMS.items()}
     values["open_pair_double"] = [True, False]
     values["burn_cards"] = [True, False]
+    values["rake_third_street"] = [False, True]
     values["max_raises"] = list(MAX_RAISES_VALUES)
     values["rake_percent"] = ["0..100"]
     values["rake_cap"] = [">=0"]

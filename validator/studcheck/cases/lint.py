@@ -15,13 +15,13 @@ from typing import Any
 
 from studcheck.cards import parse_card
 from studcheck.cases.deck import card_name
-from studcheck.cases.load import Analysis, Problem, analyse, rule_index, tag_vocabulary
+from studcheck.cases.load import Analysis, Problem, analyse, retired_rules, rule_index, tag_vocabulary
 from studcheck.cases.model import Case, StepKind
 from studcheck.cases.refusal import SETUP_RULES, describe, setup_violations
 from studcheck.cases.source import VARIANT_PREFIXES as VARIANT_PREFIXES  # re-exported (fuzz/write.py)
 from studcheck.cases.source import line_of
 from studcheck.resources import cases_dir
-from studcheck.rules import Options, Variant
+from studcheck.rules import LAYOUTS, Options, Street, Variant
 
 
 def lint_files(paths: Sequence[Path | str] | None = None) -> tuple[list[Path], list[Problem]]:
@@ -60,6 +60,7 @@ def _lint(paths: Sequence[Path | str] | None) -> tuple[list[Path], list[Analysis
             problems.extend(_chip_problems(result))
             problems.extend(_deal_problems(result))
             problems.extend(_refusal_problems(result))
+            problems.extend(_expectation_problems(result))
         if result.raw is not None:  # a file libyaml could not read already has its problem
             problems.extend(_portability_problems(result.path))
     problems.extend(_duplicate_ids(analyses))
@@ -122,9 +123,6 @@ def _spec_problems(result: Analysis) -> list[Problem]:
                       "(docs/hand-histories.md)")
         elif info is None:
             add(line, _unknown_rule_message(rule_id, rules))
-        elif info.retired is not None:
-            add(line, f"rules: {rule_id} is retired ({info.retired}); cite the rule that replaced it "
-                      "(spec/CHANGELOG.md)")
         elif variant in VARIANT_PREFIXES and variant not in {v.value for v in info.variants}:
             applies = ", ".join(v.value for v in info.variants)
             add(line, f"rules: {rule_id} does not apply to {variant} (it applies to {applies})")
@@ -145,6 +143,9 @@ def _spec_problems(result: Analysis) -> list[Problem]:
 
 def _unknown_rule_message(rule_id: str, rules: dict[str, Any]) -> str:
     """A rule ID not in spec/rules.yaml; a prefix of real IDs (`BRING-IN`) says which ones it covers."""
+    retired = retired_rules().get(rule_id)
+    if retired is not None:
+        return f"rules: {rule_id!r} is retired ({retired}); cite the rule that replaced it"
     below = [known for known in rules if known.startswith(rule_id.rstrip(".") + ".")]
     if not below:
         return f"rules: unknown rule id {rule_id!r} (not in spec/rules.yaml)"
@@ -344,3 +345,59 @@ def _reference_answer(setup: Any, options: dict[str, Any]) -> dict[str, Any] | N
         return None
     request = {"type": "new_hand", "seq": 1, **setup, "options": {**Options().to_json(), **options}, "label": "lint"}
     return Server().handle(request)
+
+
+#: options that only fixed-limit betting reads (BIGBET.NO-CAP, BIGBET.NO-DOUBLE): a pot- or no-limit
+#: case that names one asserts something no engine can show
+_LIMIT_ONLY_OPTIONS = ("max_raises", "open_pair_double", "heads_up")
+_AFTER_BETTING = (Street.SHOWDOWN.value, Street.COMPLETE.value)
+
+
+def _expectation_problems(result: Analysis) -> list[Problem]:
+    """Expectations no engine can meet: a street the variant does not have, a range upside down,
+    a range in fixed limit or two of one kind, and limit-only options in a pot/no-limit case."""
+    case, raw = result.case, result.raw
+    if case is None:
+        return []
+    found: list[Problem] = []
+    big_bet = case.options.get("betting", "fixed_limit") != "fixed_limit"
+    for name in _LIMIT_ONLY_OPTIONS:
+        if big_bet and name in case.options:
+            found.append(Problem(path=result.path, line=line_of(raw, ["options", name]),
+                                 message=f"options.{name}: only fixed-limit betting has it (BIGBET.NO-CAP, "
+                                         f"BIGBET.NO-DOUBLE); a {case.options['betting']} case must not name it"))
+    streets = [street.value for street in LAYOUTS[case.variant].streets]
+    for index, step in enumerate(case.steps):
+        expect = step.expect or {}
+        where = ["steps", index, "expect"]
+        street = expect.get("street")
+        if isinstance(street, str) and street not in (*streets, *_AFTER_BETTING):
+            found.append(Problem(path=result.path, line=line_of(raw, [*where, "street"]),
+                                 message=f"street: {street} is not a street of {case.variant.value} "
+                                         f"({', '.join((*streets, *_AFTER_BETTING))})"))
+        found += [Problem(path=result.path, line=line_of(raw, [*where, "legal"]), message=message)
+                  for message in _legal_set_problems(expect.get("legal"), big_bet=big_bet)]
+    return found
+
+
+def _legal_set_problems(legal: Any, *, big_bet: bool) -> list[str]:
+    if not isinstance(legal, list):
+        return []
+    problems: list[str] = []
+    kinds: dict[str, int] = {}
+    for entry in legal:
+        if not isinstance(entry, dict):
+            continue
+        kind = str(entry.get("action"))
+        kinds[kind] = kinds.get(kind, 0) + 1
+        if "min" not in entry:
+            continue
+        text = f"{kind} {entry['min']}..{entry['max']}"
+        if entry["min"] > entry["max"]:
+            problems.append(f"legal: {text} runs downwards: a range is min..max with min <= max")
+        if not big_bet:
+            problems.append(f"legal: {text} is a range, and only pot and no limit have ranges (fixed limit lists amounts)")
+    ranged = {str(entry.get("action")) for entry in legal if isinstance(entry, dict) and "min" in entry}
+    problems += [f"legal: {kind} is listed {kinds[kind]} times with a range: one range holds every amount of its kind"
+                 for kind in sorted(ranged) if kinds[kind] > 1]
+    return problems

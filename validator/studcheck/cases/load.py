@@ -555,21 +555,27 @@ class RuleInfo:
     title: str
     variants: tuple[Variant, ...]
     refusal: bool = False  # the rule forbids an action: a `reject` case must cite it
-    # "<date>: replaced by NEW.ID — reason" once the ID is retired: no case may cite it, and coverage
-    # does not ask for one (an ID never changes meaning; spec/README.md, "Rule IDs").
-    retired: str | None = None
 
 
 @lru_cache(maxsize=4)
 def rule_index(spec: Path | None = None) -> dict[str, RuleInfo]:
-    """spec/rules.yaml as {rule id: RuleInfo}, in file order."""
+    """spec/rules.yaml as {rule id: RuleInfo}, in file order; retired rules are left out."""
     with ((spec or spec_dir()) / "rules.yaml").open(encoding="utf-8") as handle:
         data = yaml.safe_load(handle)
     return {entry["id"]: RuleInfo(id=entry["id"], title=str(entry["title"]),
                                   variants=tuple(Variant(v) for v in entry["variants"]),
-                                  refusal=bool(entry.get("refusal", False)),
-                                  retired=str(entry["retired"]) if entry.get("retired") else None)
-            for entry in data["rules"]}
+                                  refusal=bool(entry.get("refusal", False)))
+            for entry in data["rules"] if "retired" not in entry}
+
+
+@lru_cache(maxsize=4)
+def retired_rules(spec: Path | None = None) -> dict[str, str]:
+    """The retired entries of spec/rules.yaml: {rule id: "<date>: replaced by NEW.ID — reason"}.
+
+    A retired ID stays in the index so that it is never reused, but no case may cite it."""
+    with ((spec or spec_dir()) / "rules.yaml").open(encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    return {str(entry["id"]): str(entry["retired"]) for entry in data["rules"] if "retired" in entry}
 
 
 @lru_cache(maxsize=4)
@@ -581,4 +587,4 @@ def tag_vocabulary(spec: Path | None = None) -> dict[str, str]:
 
 
 __all__ = ["Analysis", "CaseError", "LineList", "Problem", "RuleInfo", "analyse", "case_files", "load_case",
-           "load_cases", "rule_index", "tag_vocabulary"]
+           "load_cases", "retired_rules", "rule_index", "tag_vocabulary"]

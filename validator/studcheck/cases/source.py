@@ -321,7 +321,7 @@ def to_json_view(value: Any, *, budget: int = 200_000) -> Any:
     def copy(item: Any, depth: int) -> Any:
         left[0] -= 1
         if left[0] < 0:
-            raise SourceError(1, "the case is too large once YAML aliases are expanded")
+            raise SourceError(1, "the file is too large once YAML aliases are expanded")
         if isinstance(item, (dict, list)) and depth > MAX_DEPTH:
             raise SourceError(getattr(item, "line", 1), f"nesting too deep once YAML aliases are expanded: more than "
                                                         f"{MAX_DEPTH} levels of mappings and lists")

@@ -78,17 +78,20 @@ def _chip_key(card: Card, low: bool) -> tuple[int, int]:
     return (_low_rank(card) if low else int(card.rank), card.suit.order)
 
 
-def _best_own_five_key(
-    hand: Sequence[Card], own: Sequence[Card], value_of: Callable[[Sequence[Card]], int | None], low: bool
-) -> tuple[int, int]:
-    """With a community card, the winning five most favourable to the player, community skipped."""
+#: Odd-chip priority: cards by (rank, suit), highest first; the larger key is served first.
+ChipKey = tuple[tuple[int, int], ...]
+
+
+def _winning_five_key(hand: Sequence[Card], value_of: Callable[[Sequence[Card]], int | None], low: bool) -> ChipKey:
+    """The winning five most favourable to the player, every card of it counted, a community card
+    too (POT.ODD-CHIP.WINNING-FIVE): its highest card first, and when two winners share that card
+    (the community card), their next highest, and so on."""
     target = value_of(hand)
-    keys = [
-        max(_chip_key(c, low) for c in five if c in own)
+    return max(
+        tuple(sorted((_chip_key(c, low) for c in five), reverse=True))
         for five in combinations(hand, 5)
         if value_of(five) == target
-    ]
-    return max(keys)
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -105,17 +108,14 @@ RAZZ = Side(value_of=razz_value, best_five=razz_best_five, low=True)
 EIGHT = Side(value_of=low8_value, best_five=low8_best_five, low=True)
 
 
-def _priority(side: Side, hand: Sequence[Card], own: Sequence[Card], options: Options) -> tuple[int, int]:
+def _priority(side: Side, hand: Sequence[Card], own: Sequence[Card], options: Options) -> ChipKey:
     """Odd-chip priority of a winner: larger is served first."""
     if options.odd_chip is OddChip.BEST_FIVE:
-        if len(hand) > len(own):
-            return _best_own_five_key(hand, own, side.value_of, side.low)
-        five = side.best_five(hand) or hand
-        return max(_chip_key(c, side.low) for c in five)
+        return _winning_five_key(hand, side.value_of, side.low)
     if side.low:  # RRP: the lowest card by suit of all cards takes the odd chip in low games
         lowest = min((_low_rank(c), c.suit.order) for c in own)
-        return (-lowest[0], -lowest[1])
-    return max((int(c.rank), c.suit.order) for c in own)
+        return ((-lowest[0], -lowest[1]),)
+    return (max((int(c.rank), c.suit.order) for c in own),)
 
 
 def _split_side(
@@ -133,7 +133,7 @@ def _split_side(
     return split(amount, winners, lambda seat: _priority(side, hands[seat], own_cards[seat], options))
 
 
-def split(amount: int, winners: Sequence[int], priority: Callable[[int], tuple[int, int]]) -> dict[int, int]:
+def split(amount: int, winners: Sequence[int], priority: Callable[[int], ChipKey]) -> dict[int, int]:
     """Equal shares; the odd chips go one each to the winners in priority order.
 
     Nobody is listed as winning zero chips (RAKE.PERCENT, POT.SPLIT): a pot the rake emptied pays

@@ -24,6 +24,7 @@ from studcheck.rules import (
     ActionType,
     LAYOUTS,
     Betting,
+    BigBetBringIn,
     HeadsUp,
     Options,
     SeatSetup,
@@ -395,6 +396,7 @@ class Hand:
             big_bet=options.big_bet,
             pot_limit=options.betting is Betting.POT_LIMIT,
             raise_size=stakes.bring_in,  # the minimum bet in pot and no limit (BIGBET.MIN-BET)
+            bring_in_open=options.big_bet_bring_in is BigBetBringIn.OPEN,
         )
         for seat in self._seat_list:
             seat.committed = 0
@@ -524,7 +526,8 @@ class Hand:
             self.seats[seat_number].stack += amount
             self.returned[seat_number] = self.returned.get(seat_number, 0) + amount
             self.events.append({"event": "return", "seat": seat_number, "amount": amount})
-        rake = showdown.take_rake(pots, self.options) if self.options.rake_percent and self.fourth_dealt else 0
+        raked = self.fourth_dealt or self.options.rake_third_street  # RAKE.NO-THIRD-STREET, RAKE.THIRD-STREET
+        rake = showdown.take_rake(pots, self.options) if self.options.rake_percent and raked else 0
         if rake:
             self.events.append({"event": "rake", "amount": rake})
         hands, own = self._hand_cards(), self._own_cards()

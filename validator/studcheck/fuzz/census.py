@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from studcheck import jsonio
 from studcheck.fuzz.compare import Signature
 from studcheck.fuzz.play import Failure, HandRecord
 
@@ -117,16 +118,30 @@ def write_census(path: Path, data: Mapping[str, Any]) -> None:
 
 def read_census(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CensusError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except json.JSONDecodeError as exc:
-        raise CensusError(f"{path}: line {exc.lineno}: not JSON: {exc.msg}") from None
+        data = jsonio.loads(jsonio.read_text(path), path=path)
+    except jsonio.InputError as exc:
+        raise CensusError(str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != CENSUS_FORMAT:
         raise CensusError(f"{path}: not a studcheck fuzz census (no \"format\": \"{CENSUS_FORMAT}\")")
     if data.get("version") != CENSUS_VERSION:
         raise CensusError(f"{path}: census version {data.get('version')!r}, this studcheck reads {CENSUS_VERSION}")
+    problem = next(iter(sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))), None)
+    if problem is not None:
+        where = ".".join(str(part) for part in problem.absolute_path) or "census"
+        raise CensusError(f"{path}: not a valid census: {where}: {problem.message}")
+    count, indexes = data["shards"]["count"], data["shards"]["indexes"]
+    if max(indexes) > count:
+        raise CensusError(f"{path}: shard {max(indexes)} of {count}: a shard index is at most the shard count")
     return data
+
+
+def _validator() -> Any:
+    """spec/schema/census.schema.json: every field a merge reads, with its type and range."""
+    from jsonschema import Draft202012Validator
+
+    from studcheck.resources import schema_path
+
+    return Draft202012Validator(jsonio.loads(schema_path("census").read_text(encoding="utf-8"), path="census.schema.json"))
 
 
 _SAME = ("engine", "seed", "variants", "last_hand")  # what every shard of one run shares

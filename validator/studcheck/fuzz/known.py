@@ -22,7 +22,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import yaml
 
 from studcheck import __version__
 from studcheck.fuzz.compare import Signature
@@ -55,13 +54,27 @@ def known_reason(known: tuple[Known, ...], signature: Signature) -> str | None:
     return next((entry.reason for entry in known if entry.matches(signature)), None)
 
 
+#: a known-divergences file lists tens of signatures; this is far more than any real one
+MAX_KNOWN_BYTES = 4 * 1024 * 1024
+
+
 def load_known(path: Path) -> tuple[Known, ...]:
+    """The entries of a --known file, read with the case files' hardened YAML loader: line numbers
+    in every message, nesting and alias expansion bounded (an alias bomb is refused, not expanded)."""
+    from studcheck import jsonio
+    from studcheck.cases.source import SourceError, parse_yaml, to_json_view
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise KnownError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise KnownError(f"{path} is not YAML: {exc}") from None
+        text = jsonio.read_text(path, limit=MAX_KNOWN_BYTES)
+    except jsonio.InputError as exc:
+        raise KnownError(str(exc)) from None
+    try:
+        documents = parse_yaml(text)
+        if len(documents) > 1:
+            raise SourceError(documents[1][0], "a second YAML document: a --known file is one list")
+        data = to_json_view(documents[0][1], budget=100_000) if documents else None
+    except SourceError as exc:
+        raise KnownError(f"{path}:{exc.line}: {exc.message}") from None
     if data is None:
         return ()
     if not isinstance(data, list):
@@ -70,7 +83,7 @@ def load_known(path: Path) -> tuple[Known, ...]:
 
 
 def _entry(path: Path, number: int, item: object) -> Known:
-    where = f"{path}: entry {number}"
+    where = f"{path}:{getattr(item, 'line', '?')}: entry {number}"
     if not isinstance(item, dict) or set(item) != {"signature", "reason"}:
         raise KnownError(f"{where}: expected exactly the keys signature and reason")
     signature, reason = item["signature"], item["reason"]

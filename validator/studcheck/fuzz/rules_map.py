@@ -332,7 +332,8 @@ def awards(step: Step, field: str) -> Area:
     state = step.after or {}
     uncontested = len(_in_hand(state)) == 1
     if field == "rake":
-        return _area("rake", ["RAKE.PERCENT", "RAKE.NO-THIRD-STREET"], ["rake"])
+        third = "RAKE.THIRD-STREET" if setup.options.get("rake_third_street") is True else "RAKE.NO-THIRD-STREET"
+        return _area("rake", ["RAKE.PERCENT", third], ["rake"])
     if field == "returned":
         return _area("uncalled chips", ["POT.UNCALLED", "BRING-IN.ALL-FOLD"], ["side-pot"])
     if field == "showdown_order":
@@ -350,7 +351,7 @@ def awards(step: Step, field: str) -> Area:
              "five_card_stud": (["FIVE.HAND", "HAND.HIGH.RANKING", "HAND.HIGH.WHEEL", "HAND.HIGH.KICKERS"], ["hand-ranking"]),
              "stud_hilo8": (["HILO.SPLIT", "HILO.NO-LOW", "HILO.SCOOP", "HILO.QUARTER", "HAND.LOW.EIGHT", "HAND.HIGH.RANKING"],
                             ["eight-low", "hi-lo-split"])}[setup.variant]
-    odd = "POT.ODD-CHIP.ALL-CARDS" if setup.options.get("odd_chip") == "all_cards" else "POT.ODD-CHIP.BEST-FIVE"
+    odd = "POT.ODD-CHIP.ALL-CARDS" if setup.options.get("odd_chip") == "all_cards" else "POT.ODD-CHIP.WINNING-FIVE"
     rules = hands[0] + ["POT.SPLIT", "POT.NO-ZERO-SHARE", odd, "POT.SIDE", "SHOWDOWN.MUCK"]
     return _area("awards: hand values, splits and side pots", rules, hands[1] + ["showdown", "side-pot", "odd-chip"])
 
@@ -438,8 +439,9 @@ BIG_BET_RULES = {
     "BET.DOUBLE.OPEN-PAIR": ["BIGBET.NO-DOUBLE"],
     "BET.DOUBLE.RAISES": ["BIGBET.NO-DOUBLE"],
     "BET.DOUBLE.ABSENT": ["BIGBET.NO-DOUBLE"],
-    "BRING-IN.FACING": ["BIGBET.BRING-IN"],
-    "BRING-IN.COMPLETION-NOT-RAISE": ["BIGBET.BRING-IN"],
+    "BRING-IN.FACING": ["BIGBET.BRING-IN.OPEN"],
+    "BRING-IN.COMPLETION-NOT-RAISE": ["BIGBET.BRING-IN.OPEN"],
+    "BRING-IN.CHOICE": ["BRING-IN.CHOICE", "BIGBET.BRING-IN.OPEN"],
     "ALLIN.HALF-BET.FULL": ["BIGBET.FULL-RAISE"],
     "ALLIN.HALF-BET.SHORT": ["BIGBET.ALL-IN-SHORT", "BIGBET.FULL-RAISE"],
     "ALLIN.REOPEN.PER-PLAYER": ["BIGBET.CUMULATIVE"],
@@ -467,7 +469,10 @@ def area_at(record: HandRecord, index: int, head: str = "", field: str = "", *, 
     betting = str(record.setup.options.get("betting", "fixed_limit"))
     index_of_rules = rule_index()
     rules: list[str] = []
+    forced = record.setup.options.get("big_bet_bring_in") == "forced"
     for rule in (big for seven in area.rules for big in _big_bet_rules(seven, betting)):
+        if forced and rule == "BIGBET.BRING-IN.OPEN":
+            rule = "BIGBET.BRING-IN.FORCED"
         for cited in FIVE_CARD_RULES.get(rule, [rule]) if variant is Variant.FIVE_CARD_STUD else [rule]:
             info = index_of_rules.get(cited)
             if (info is None or variant in info.variants) and cited not in rules:

@@ -287,8 +287,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args),
                                      shard=shard))
             writer.write(footer_line([], duration=time.perf_counter() - clock, exit_code=code, interrupted=_signal()))
-            _junit(args, writer)
-            _html(args, writer)
+            _write_reports(args, writer, None)
             return code
         writer.write(header_line(info=client.info, command=engine_label(args), started=started, cases=_case_args(args),
                                  shard=shard))
@@ -311,12 +310,11 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
         for line in group_lines(grouping, replay=replay):
             writer.write(line)
         writer.write(footer_line(verdicts, duration=duration, exit_code=code, stopped=stopped, interrupted=_signal()))
-    _junit(args, writer)
-    _html(args, writer)
     label = f"{client.info.name} {client.info.version}" if client.info else engine_label(args)
-    if args.markdown:
-        with open(args.markdown, "a", encoding="utf-8") as handle:
-            handle.write(render_markdown(verdicts, replay=replay, engine=label, grouping=grouping, stopped=stopped))
+    reports_ok = _write_reports(args, writer, lambda: render_markdown(verdicts, replay=replay, engine=label, grouping=grouping,
+                                                                   stopped=stopped))
+    if not reports_ok and code == EXIT_OK:
+        code = EXIT_CONFIG  # a report CI asked for is missing: that must not look like a clean pass
     print(render_terminal(verdicts, replay=replay, duration=duration, grouping=grouping, stopped=stopped))
     if args.write_xfail:
         written = write_xfail(args.write_xfail, verdicts, grouping, engine=label, command=engine_label(args),
@@ -413,6 +411,26 @@ def _selection(args: argparse.Namespace) -> list[str]:
 
 def _case_args(args: argparse.Namespace) -> list[str]:
     return [str(path) for path in args.cases] if args.cases else ["(bundled suite)"]
+
+
+def _write_reports(args: argparse.Namespace, writer: ReportWriter, markdown: Callable[[], str] | None) -> bool:
+    """JUnit, HTML and Markdown, each on its own: one that cannot be written (a full disk, a bug in
+    a writer) is named on stderr and the others are still written. False when one failed."""
+    steps: list[tuple[str, Callable[[], None]]] = [("JUnit", lambda: _junit(args, writer)), ("HTML", lambda: _html(args, writer))]
+    if markdown is not None and args.markdown:
+        def append_markdown() -> None:
+            with open(args.markdown, "a", encoding="utf-8") as handle:
+                handle.write(markdown())
+
+        steps.append(("Markdown", append_markdown))
+    ok = True
+    for name, step in steps:
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 - any writer's failure is reported, never a traceback
+            print(f"studcheck run: the {name} report could not be written: {type(exc).__name__}: {exc}", file=sys.stderr)
+            ok = False
+    return ok
 
 
 def _junit(args: argparse.Namespace, writer: ReportWriter) -> None:

@@ -48,14 +48,22 @@ def _show(value: Any) -> str:
 
 def legal_text(entry: Any) -> str:
     """`{"action": "call", "amount": 2}` or `"call 2"` -> `"call 2"`; a range
-    `{"action": "raise", "amount": 4, "min": 4, "max": 12}` -> `"raise 4..12"`."""
+    `{"action": "raise", "amount": 4, "min": 4, "max": 12}` -> `"raise 4..12"`; a range whose
+    `amount` is not its `min` -> `"raise 4..12 (amount 13)"`, which no case expects."""
     if isinstance(entry, Mapping):
         action = str(entry.get("action"))
         amount = entry.get("amount")
         if "min" in entry or "max" in entry:
-            return f"{action} {entry.get('min')}..{entry.get('max')}"
+            text = f"{action} {entry.get('min')}..{entry.get('max')}"
+            # protocol.md: a range's `amount` equals its `min`, so a client that reads only `amount`
+            # sends a legal wager; an entry that says otherwise is a different (wrong) entry.
+            return text if amount == entry.get("min") and _is_whole(amount) else f"{text} (amount {amount})"
         return action if amount is None else f"{action} {amount}"
     return " ".join(str(entry).split())
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _legal_key(text: str) -> tuple[int, int, str]:

@@ -16,13 +16,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
 from studcheck.cases.model import Case
 from studcheck.harness.runner import Runner, Verdict
-from studcheck.protocol.client import EngineError, Problem
+from studcheck.protocol import stopping
+from studcheck.protocol.client import TERM_GRACE, EngineError, Problem
 
 #: fork is cheap and shares the loaded cases; elsewhere (macOS, Windows) the workers are threads
 AVAILABLE = sys.platform.startswith("linux")
@@ -36,7 +39,8 @@ class ForkedRunner:
         sys.stdout.flush()
         sys.stderr.flush()  # nothing buffered may be written twice, once by the child
         self._conn, child = context.Pipe()
-        self._process = context.Process(target=_serve, args=(child, make, cases), daemon=True, name="studcheck-engine-worker")
+        self._process = context.Process(target=_serve, args=(child, make, cases, os.getpid()), daemon=True,
+                                        name="studcheck-engine-worker")
         self._process.start()
         child.close()
         self.client = _Client(self)
@@ -91,10 +95,15 @@ class _Client:
         self._owner.close(polite)
 
 
-def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case]) -> None:
+#: how often a worker looks whether the harness that forked it is still there (seconds)
+PARENT_POLL = 0.2
+
+
+def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case], parent: int) -> None:
     """The child: one engine, run the cases the parent names, until it says stop or goes away."""
     by_id = {case.id: case for case in cases}
     runner = make()
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="studcheck-parent-watch").start()
     try:
         while True:
             try:
@@ -109,6 +118,21 @@ def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case]) 
             conn.send(_answer(runner, by_id, message))
     finally:
         runner.client.stop(polite=False)
+
+
+def _watch_parent(parent: int) -> None:
+    """End every engine this worker knows of, and the worker, once the harness is gone.
+
+    A harness killed with SIGKILL (or by the out-of-memory killer) runs no cleanup, and the pipe to
+    this worker does not close while any other process forked from it holds a copy of its end: so
+    the worker watches its parent instead. It ends its own engine and the engines the harness had
+    started before the fork (they still have copies of this worker's pipes, so they would never
+    see their input close), then exits.
+    """
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    stopping.end_all(grace=TERM_GRACE)
+    os._exit(1)
 
 
 def _answer(runner: Runner, by_id: dict[str, Case], message: tuple[Any, ...]) -> tuple[str, Any]:

@@ -19,6 +19,8 @@ from typing import Any
 
 from junitparser import Error, Failure, JUnitXml, Properties, Property, Skipped, TestCase, TestSuite
 
+from studcheck.safe_text import xml_safe_json
+
 
 def _details(line: Mapping[str, Any]) -> str:
     text = [f"{line.get('file')}:{line.get('line')}"]
@@ -74,7 +76,9 @@ def _suite_properties(suite: TestSuite, variant: str, groups: list[Mapping[str, 
 
 
 def junit_xml(lines: Iterable[Mapping[str, Any]]) -> JUnitXml:
-    lines = list(lines)
+    # Engine text (stderr with colour escapes, a NUL in a message) may hold characters XML 1.0
+    # forbids: they are written as visible escapes, so the report is always written.
+    lines = [xml_safe_json(line) for line in lines]
     xml = JUnitXml(name="studcheck")
     groups = [line for line in lines if line.get("kind") == "group"]
     group_of = {case_id: group for group in groups for case_id in group.get("cases", [])}

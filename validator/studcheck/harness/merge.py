@@ -88,13 +88,12 @@ def _merge(args: argparse.Namespace) -> int:
 
 def _is_census(path: Path) -> bool:
     """A `fuzz --census` file: one JSON object (not JSON lines) whose `format` names it."""
-    import json
-
+    from studcheck import jsonio
     from studcheck.fuzz.census import CENSUS_FORMAT
 
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data = jsonio.loads(jsonio.read_text(path), path=path)
+    except jsonio.InputError:
         return False  # the run-report reader says what is wrong with it
     return isinstance(data, dict) and data.get("format") == CENSUS_FORMAT
 
@@ -141,19 +140,13 @@ def merge_files(paths: Sequence[Path]) -> Merged:
 
 
 def _first_kind(path: Path) -> str:
-    import json
+    from studcheck import jsonio
 
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = next((line for line in handle if line.strip()), "")
-    except FileNotFoundError:
-        raise MergeError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MergeError(f"{path}: cannot read: {exc}") from None
-    try:
-        line = json.loads(text) if text else None
-    except json.JSONDecodeError as exc:
-        raise MergeError(f"{path}:1: not JSON ({exc.msg})") from None
+        number, text = next(jsonio.lines(jsonio.read_text(path)), (1, ""))
+        line = jsonio.loads(text, path=path, line=number) if text else None
+    except jsonio.InputError as exc:
+        raise MergeError(str(exc)) from None
     if not isinstance(line, dict) or not isinstance(line.get("kind"), str):
         raise MergeError(f"{path}:1: not a studcheck report (its first line has no `kind`)")
     return str(line["kind"])
@@ -201,10 +194,13 @@ def _check_shards(reports: Sequence[Any]) -> list[tuple[Any, Mapping[str, Any]]]
         if report.footer.get("stopped"):
             raise MergeError(f"{report.path}: shard {shard['index']}/{shard['count']} stopped early (--maxfail): "
                              "merge needs every case; run the shards without --maxfail/-x")
+        if not 1 <= int(shard["index"]) <= int(shard["count"]):
+            raise MergeError(f"{report.path}: shard {shard['index']}/{shard['count']}: a shard index runs from 1 to the count")
         expected = len(range(int(shard["index"]) - 1, int(shard["of"]), int(shard["count"])))
         if len(report.cases) != expected:
             raise MergeError(f"{report.path}: shard {shard['index']}/{shard['count']} has {len(report.cases)} case lines "
                              f"where it holds {expected}")
+        _check_counts(report, shard)
         shards.append((report, shard))
     first, first_shard = shards[0]
     for report, shard in shards[1:]:
@@ -226,7 +222,30 @@ def _check_shards(reports: Sequence[Any]) -> list[tuple[Any, Mapping[str, Any]]]
     if missing:
         raise MergeError(f"shard{'' if len(missing) == 1 else 's'} {', '.join(missing)} of {first_shard['count']} "
                          f"missing: give every shard's report")
+    owner: dict[str, str] = {}
+    for report, _ in shards:  # a case line copied over another would lose that case's verdict silently
+        for line in report.cases:
+            case_id = str(line["id"])
+            if case_id in owner:
+                where = "twice in" if owner[case_id] == report.path else f"in {owner[case_id]} and in"
+                raise MergeError(f"case {case_id} is reported {where} {report.path}: each case belongs to one shard, once")
+            owner[case_id] = report.path
     return shards
+
+
+def _check_counts(report: Any, shard: Mapping[str, Any]) -> None:
+    """The footer's counts are those of the shard's own case lines (an edited verdict shows here)."""
+    from studcheck.harness.report import COLUMNS
+
+    tally = {outcome.value: 0 for outcome, _ in COLUMNS}
+    for line in report.cases:
+        tally[str(line["outcome"])] = tally.get(str(line["outcome"]), 0) + 1
+    counted = dict((report.footer or {}).get("counts") or {})
+    if counted != tally:
+        differing = ", ".join(f"{key} {counted.get(key, 0)} in the footer, {tally.get(key, 0)} case lines"
+                              for key in sorted(set(tally) | set(counted)) if counted.get(key, 0) != tally.get(key, 0))
+        raise MergeError(f"{report.path}: shard {shard['index']}/{shard['count']}: its case lines do not add up to its "
+                         f"footer ({differing}): the file was changed after the run")
 
 
 def verdict_of(line: Mapping[str, Any]) -> Verdict:

@@ -62,7 +62,12 @@ def run_export(args: argparse.Namespace) -> int:
         except PhhRefusal as exc:
             refused.append((case.id, str(exc)))
             continue
-        (directory / f"{case.id}.phh").write_text(text, encoding="utf-8")
+        try:
+            (directory / f"{case.id}.phh").write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"studcheck export: cannot write {directory / f'{case.id}.phh'}: {exc.strerror or exc} "
+                  f"({written} written before it)", file=sys.stderr)
+            return EXIT_USAGE
         written += 1
     print(f"{written} hand histories written to {directory}, {len(refused)} cases not exported")
     for case_id, reason in refused:

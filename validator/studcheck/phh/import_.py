@@ -10,6 +10,7 @@ and the replay stops there. The skeleton is marked `generated` and cites the rul
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,9 @@ _VARIANTS = {code: variant for variant, code in PHH_VARIANTS.items()}
 #: what PokerKit's PHH stud games play that differs from studcheck's default options
 PHH_GAME_OPTIONS: Mapping[str, Any] = {"open_pair_double": False}
 _WAGERS = (ActionType.COMPLETE, ActionType.BET, ActionType.RAISE)
+#: ASCII digits only: str.isdigit() also takes "²" and "١", which int() then refuses
+_PLAYER = re.compile(r"p[0-9]{1,3}")
+_WHOLE = re.compile(r"[0-9]{1,12}")
 
 
 class PhhError(ValueError):
@@ -142,7 +146,7 @@ def _read(data: Mapping[str, Any], source: str) -> History:
         return PhhError(f"{source}: {message}")
 
     code = data.get("variant")
-    if code not in _VARIANTS:
+    if not isinstance(code, str) or code not in _VARIANTS:
         known = ", ".join(_VARIANTS)
         raise fail(f"variant: {code!r} is not a stud variant studcheck knows (PHH codes: {known})")
     for name in ("antes", "bring_in", "small_bet", "big_bet", "starting_stacks", "actions"):
@@ -241,7 +245,7 @@ def _read_action(number: int, text: str, seats: Sequence[int], cards: dict[int, 
     where = f"actions[{number}] {text!r}"
 
     def seat_of(label: str) -> int:
-        if not (label.startswith("p") and label[1:].isdigit() and 1 <= int(label[1:]) <= len(seats)):
+        if not (_PLAYER.fullmatch(label) and 1 <= int(label[1:]) <= len(seats)):
             raise fail(f"{where}: no player {label!r} (p1 to p{len(seats)})")
         return seats[int(label[1:]) - 1]
 
@@ -255,7 +259,7 @@ def _read_action(number: int, text: str, seats: Sequence[int], cards: dict[int, 
                 raise fail(f"{where}: a board card; studcheck's stud cases have no community card to import")
             case [label, ("pb" | "f" | "cc") as code]:
                 moves.append(Move(number=number, text=text, seat=seat_of(label), code=code))
-            case [label, "cbr", amount] if amount.isdigit():
+            case [label, "cbr", amount] if _WHOLE.fullmatch(amount):
                 moves.append(Move(number=number, text=text, seat=seat_of(label), code="cbr", amount=int(amount)))
             case [label, "sm"]:
                 moves.append(Move(number=number, text=text, seat=seat_of(label), code="sm", show=False))

@@ -149,7 +149,7 @@ class SubprocessTransport:
         except OSError as exc:
             raise EngineError(Problem.START, f"cannot start the engine {shlex.join(self.argv)!r}: {exc}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
-        stopping.register(id(self), self._terminate_group)
+        stopping.register(id(self), self._terminate_group, self._kill_group)
         self._lines = line_source(self._process.stdout, self._process.stderr, self._stderr, self._max_line)
         self._idle = ReadWatch(self._process.pid) if isinstance(self._lines, PolledLines) else None
 
@@ -266,6 +266,12 @@ class SubprocessTransport:
         process = self._process
         if process is not None and os.name == "posix":
             _signal_group(process.pid, signal.SIGTERM)
+
+    def _kill_group(self) -> None:
+        """SIGKILL to the engine's process group (signals only, like `_terminate_group`)."""
+        process = self._process
+        if process is not None and os.name == "posix":
+            _signal_group(process.pid, signal.SIGKILL)
 
     def close(self, grace: float = 1.0) -> None:
         """Close stdin, give the engine `grace` seconds to exit, then end its whole process group.

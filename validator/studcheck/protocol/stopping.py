@@ -12,9 +12,12 @@ at its next request, or within `POLL` seconds of waiting for an answer (client.p
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import signal
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -68,6 +71,7 @@ class Watch:
 
 _current: Watch | None = None
 _engines: dict[int, Callable[[], None]] = {}
+_killers: dict[int, Callable[[], None]] = {}
 
 
 def signal_name(signum: int) -> str:
@@ -82,15 +86,29 @@ def requested() -> int | None:
     return None if _current is None else _current.signum
 
 
-def register(key: int, terminate: Callable[[], None]) -> None:
-    """Call `terminate` (it must only send signals: it runs inside the handler) when a signal comes."""
+def register(key: int, terminate: Callable[[], None], kill: Callable[[], None] | None = None) -> None:
+    """Call `terminate` (it must only send signals: it runs inside the handler) when a signal comes;
+    `kill` (signals only too) is for `end_all`, when nobody is left to wait for a polite exit."""
     _engines[key] = terminate
+    if kill is not None:
+        _killers[key] = kill
     if requested() is not None:  # started after the signal: stop it at once too
         terminate()
 
 
 def unregister(key: int) -> None:
     _engines.pop(key, None)
+    _killers.pop(key, None)
+
+
+def end_all(grace: float) -> None:
+    """SIGTERM to every engine this process knows of, `grace` seconds, then SIGKILL: for a worker
+    whose parent died (its own engine, and the parent's engines known when it was forked)."""
+    for terminate in list(_engines.values()):
+        terminate()
+    time.sleep(grace)
+    for kill in list(_killers.values()):
+        kill()
 
 
 def _handle(watch: Watch, interrupt: bool) -> Callable[[int, FrameType | None], None]:
@@ -131,3 +149,25 @@ def watch(signals: tuple[int, ...] = SIGNALS, *, interrupt: bool = False) -> Ite
         for number, old in previous.items():
             signal.signal(number, old)
         _current = None
+
+
+def die_with_parent(signum: int = signal.SIGTERM) -> None:
+    """Linux: have the kernel send `signum` to this process when the process that started it ends.
+
+    For a worker process: a parent killed outright (SIGKILL, the out-of-memory killer) runs no
+    cleanup, so its workers would play on with their engines for minutes. SIGTERM takes the path a
+    polite stop takes (`watch` ends the engines). Elsewhere this does nothing. If the parent is
+    already gone when this runs, the signal is sent at once.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signum), 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # orphaned before the call took effect
+        os.kill(os.getpid(), signum)

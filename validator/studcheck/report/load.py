@@ -15,6 +15,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from studcheck import jsonio
 from studcheck.resources import schema_path
 
 KINDS = ("header", "case", "group", "not_applicable", "footer")
@@ -45,9 +46,10 @@ def _validators() -> dict[str, Draft202012Validator]:
 def parse_line(text: str, *, where: str) -> dict[str, Any]:
     """One report line, checked against its kind's schema; `where` is `file:line` for the message."""
     try:
-        line = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ReportInputError(f"{where}: not JSON ({error.msg}); is this a `studcheck run --report` file?") from None
+        line = jsonio.loads(text, path=where)
+    except jsonio.InputError as error:
+        hint = "; is this a `studcheck run --report` file?" if error.problem.startswith("not JSON") else ""
+        raise ReportInputError(f"{where}: {error.problem}{hint}") from None
     if not isinstance(line, dict) or line.get("kind") not in KINDS:
         raise ReportInputError(f"{where}: not a report line (expected an object with kind one of {', '.join(KINDS)})")
     problem = next(iter(sorted(_validators()[line["kind"]].iter_errors(line), key=lambda e: list(map(str, e.path)))), None)
@@ -60,14 +62,18 @@ def parse_line(text: str, *, where: str) -> dict[str, Any]:
 def read_report(path: Path) -> RunReport:
     """All lines of one report file, in order; blank lines are skipped."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReportInputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ReportInputError(f"{path}: cannot read: {error}") from None
-    lines = [parse_line(raw, where=f"{path}:{number}") for number, raw in enumerate(text.splitlines(), start=1) if raw.strip()]
-    if not lines:
+        text = jsonio.read_text(path)
+    except jsonio.InputError as error:
+        raise ReportInputError(str(error)) from None
+    numbered = [(number, parse_line(raw, where=f"{path}:{number}")) for number, raw in jsonio.lines(text)]
+    if not numbered:
         raise ReportInputError(f"{path}: empty; a report has at least a header line")
+    for kind in ("header", "footer"):  # two runs written into one file must not be drawn as one
+        at = [number for number, line in numbered if line["kind"] == kind]
+        if len(at) > 1:
+            raise ReportInputError(f"{path}:{at[1]}: a second {kind} line (the first is line {at[0]}): one file holds "
+                                   "one run's report; give each run its own file")
+    lines = [line for _, line in numbered]
     return from_lines(str(path), lines)
 
 

@@ -171,6 +171,7 @@ def load_rules(spec: Path | None = None) -> dict[str, RuleEntry]:
     spec = spec or spec_dir()
     data = yaml.safe_load((spec / "rules.yaml").read_text(encoding="utf-8"))
     texts: dict[str, dict[str, str]] = {}
+    data["rules"] = [entry for entry in data["rules"] if "retired" not in entry]  # no text, never cited
     for entry in data["rules"]:
         doc = str(entry.get("doc", ""))
         if doc not in texts:

@@ -1,0 +1,78 @@
+"""A harness killed outright (SIGKILL, the out-of-memory killer) leaves nothing running.
+
+`run --jobs 2` forks a worker that drives its own engine; neither gets any cleanup from a killed
+parent, and the pipes do not close while another forked process holds a copy of them. The worker
+watches its parent and ends every engine it knows of (its own, and the one the harness started
+before forking), then itself. Both a polite engine and one that ignores SIGTERM and has a child.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness_helpers import CASES, ENGINES
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="run --jobs forks workers on Linux only")
+
+#: generous: the worker looks every 0.2 s and needs at most TERM_GRACE (0.5 s) more; only a worker
+#: that does not notice at all takes this long, however busy the machine
+GIVE_UP = 60.0
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("mode", ["slow", "hang"])
+def test_sigkill_of_run_jobs_2_leaves_no_worker_and_no_engine(mode: str, tmp_path: Path) -> None:
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} {mode}"
+    process = subprocess.Popen([sys.executable, "-m", "studcheck", "run", "--engine", engine, "--cases", str(CASES),
+                                "--jobs", "2", "--no-progress", "--timeout", "600"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wanted = 2 if mode == "slow" else 4  # two engines; in `hang` also their children, once they hang
+        while sum(len(path.read_text().split()) for path in folder.iterdir() if path.suffix != ".tmp") < wanted:
+            assert process.poll() is None, "the run ended before both engines were up"
+            time.sleep(0.05)
+        workers = _children(process.pid)
+        pids = {int(pid) for path in folder.iterdir() if path.suffix != ".tmp" for pid in path.read_text().split()}
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    left = set(workers) | pids
+    assert len(left) >= 3, (workers, pids)  # the forked worker and both engines at least
+    end = time.monotonic() + GIVE_UP
+    while any(_alive(pid) for pid in left) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert [pid for pid in sorted(left) if _alive(pid)] == []

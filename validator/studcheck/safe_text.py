@@ -1,0 +1,52 @@
+"""Engine-written text made safe for each place studcheck writes it.
+
+An engine's name, its stderr and its answers are written by someone else: they may hold an ANSI
+escape (colour logging is common), a NUL, a lone surrogate, or Markdown/HTML that would hide or
+restyle what follows. Each writer passes engine text through the function for its medium, so no
+report is lost (XML 1.0 refuses most control characters) and none can be rewritten by an engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+#: characters XML 1.0 does not allow at all (section 2.2), surrogates and U+FFFE/U+FFFF included
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: C0 and C1 controls but tab and newline, DEL, and the line/paragraph separators: on a terminal
+#: they move the cursor, set the title or clear the screen
+_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def xml_safe(text: str) -> str:
+    """`text` with every character XML 1.0 forbids written as a visible escape (`\\x1b`)."""
+    return _XML_FORBIDDEN.sub(_escape, text)
+
+
+def xml_safe_json(value: Any) -> Any:
+    """Every string in a JSON value (keys too) made XML-safe."""
+    if isinstance(value, str):
+        return xml_safe(value)
+    if isinstance(value, Mapping):
+        return {xml_safe(str(key)): xml_safe_json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [xml_safe_json(item) for item in value]
+    return value
+
+
+def terminal_safe(text: str) -> str:
+    """`text` with every control character but tab and newline written as a visible escape."""
+    return _TERMINAL_UNSAFE.sub(_escape, text)
+
+
+def markdown_inline(text: str) -> str:
+    """`text` as plain words inside one Markdown line or table cell: no line breaks, no HTML (an
+    engine named `x\\n<!--` would otherwise hide the rest of a CI summary), no table pipes."""
+    flat = " ".join(terminal_safe(text).split())
+    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")

@@ -351,13 +351,13 @@ def double_counted(reports: Sequence[RunReport]) -> str | None:
     would add its outcome twice to one column: a run given twice, a merged report beside one of its
     shards, two full runs of one engine. The page is refused rather than doubled.
     """
-    seen: dict[tuple[str, str, str, str, str], str] = {}
-    for report in reports:
+    seen: dict[tuple[str, str, str, str, str], int] = {}
+    for number, report in enumerate(reports):
         identity = engine_of(report)
         for line in report.cases:
             key = (*identity, str(line["variant"]), str(line["id"]))
-            first = seen.setdefault(key, report.path)
-            if first != report.path:
+            if seen.setdefault(key, number) != number:
+                first = reports[seen[key]].path
                 name = f"{identity[0]} {identity[1]}".strip()
                 same = "is given twice" if Path(first).resolve() == Path(report.path).resolve() else "are both given"
                 return (f"{first} and {report.path} {same} and both hold case {line['id']} ({line['variant']}) of "

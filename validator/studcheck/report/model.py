@@ -419,7 +419,7 @@ def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
 
     detailed = tuple(sorted((e for e in entries if e.outcome in DETAILED), key=order))
     return Model(sources=sources, columns=ordered,
-                 chapters=chapters(entries, ordered, rules, titles),
+                 chapters=chapters(entries, ordered, rules, titles, full),
                  entries=tuple(entries), detailed=detailed, groups=groups,
                  not_applicable=tuple((labels[report.path], line) for report in reports for line in report.not_applicable),
                  totals={column.key: count([e for e in entries if e.column is column]) for column in ordered},
@@ -493,15 +493,17 @@ def count(entries: Iterable[CaseEntry]) -> dict[str, int]:
     return {outcome: tally.get(outcome, 0) for outcome in OUTCOMES}
 
 
-def make_cell(rule: str, entries: Sequence[CaseEntry]) -> Cell:
-    def rank(entry: CaseEntry) -> tuple[bool, int]:
-        return (entry.blamed != rule, SEVERITY.index(entry.outcome) if entry.outcome in SEVERITY else len(SEVERITY))
+def make_cell(rule: str, entries: Sequence[CaseEntry], full: frozenset[str] = frozenset()) -> Cell:
+    """Cases blamed on the rule first, then the worst outcome, then those drawn in full (the link lands on a hand)."""
+    def rank(entry: CaseEntry) -> tuple[bool, int, bool]:
+        return (entry.blamed != rule, SEVERITY.index(entry.outcome) if entry.outcome in SEVERITY else len(SEVERITY),
+                entry.anchor not in full)
 
     return Cell(rule=rule, counts=count(entries), cases=tuple(sorted(entries, key=rank)))
 
 
 def chapters(entries: Sequence[CaseEntry], columns: Sequence[Column], rules: Mapping[str, RuleEntry],
-             titles: Mapping[str, str] | None = None) -> tuple[Chapter, ...]:
+             titles: Mapping[str, str] | None = None, full: frozenset[str] = frozenset()) -> tuple[Chapter, ...]:
     """Rows for the rules cited by some case, grouped by doc file in file-name order (the chapters' numbers),
     in spec order within one; unknown IDs last."""
     citing: dict[str, list[CaseEntry]] = {}
@@ -512,7 +514,7 @@ def chapters(entries: Sequence[CaseEntry], columns: Sequence[Column], rules: Map
     unknown = [RuleEntry(id=rule, title="", doc=OTHER_CHAPTER) for rule in sorted(citing) if rule not in rules]
     docs: dict[str, list[RuleRow]] = {}
     for rule in [*known, *unknown]:
-        cells = tuple(make_cell(rule.id, [e for e in citing[rule.id] if e.column is column]) for column in columns)
+        cells = tuple(make_cell(rule.id, [e for e in citing[rule.id] if e.column is column], full) for column in columns)
         docs.setdefault(rule.doc, []).append(RuleRow(rule=rule, cells=cells))
     titles = titles or {}
     ordered = sorted(docs.items(), key=lambda item: (item[0] == OTHER_CHAPTER, item[0]))  # 00-, 01-, ... then unknown IDs

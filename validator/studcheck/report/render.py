@@ -32,6 +32,11 @@ def clip(text: object, limit: int = CLIP) -> str:
     return f"{text[:limit]}\n… {len(text) - limit:,} more characters omitted on this page; the replay command shows them"
 
 
+def breakable(rule: str) -> Markup:
+    """A rule ID that may wrap after its dots (a narrow sticky rule column stays readable)."""
+    return Markup(str(escape(rule)).replace(".", ".<wbr>"))
+
+
 def plural(number: int, word: str, many: str | None = None) -> str:
     return f"{number:,} {word if number == 1 else (many or word + 's')}"
 
@@ -57,7 +62,7 @@ def render_html(model: Model) -> str:
     return template.render(model=model, outcomes=OUTCOMES, outcome_titles=OUTCOME_TITLES, css_of=CSS_OF,
                            detailed_outcomes=[outcome for outcome in OUTCOMES if outcome in DETAILED],
                            cards_html=cards_html, rule_html=rule_html, clip=clip, clip_limit=CLIP, plural=plural,
-                           bar=BAR, words=WORDS, rules={rule.id: rule for rule in model.cited_rules})
+                           bar=BAR, words=WORDS, breakable=breakable, rules={rule.id: rule for rule in model.cited_rules})
 
 
 def write_html(model: Model, directory: Path) -> Path:

@@ -412,10 +412,13 @@ def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
     full = full_cases([e for e in entries if e.outcome in DETAILED], groups)
     rank = {id(group): number for number, group in enumerate(sorted(groups, key=lambda g: g.expected))}
 
-    def order(entry: CaseEntry) -> tuple[int, int, bool, int]:
-        """By column, then cause by cause (failures before expected ones; none last), its drawn case first."""
+    first_column = {column.label: int(column.key[1:]) for column in reversed(columns.values())}
+
+    def order(entry: CaseEntry) -> tuple[int, int, bool, int, int]:
+        """By engine, then cause by cause (failures before expected ones; none last), its drawn case first."""
         group = cause_of.get(entry.anchor)
-        return (int(entry.column.key[1:]), rank[id(group)] if group else len(rank), entry.anchor not in full, entry.index)
+        return (first_column[entry.column.label], rank[id(group)] if group else len(rank), entry.anchor not in full,
+                int(entry.column.key[1:]), entry.index)
 
     detailed = tuple(sorted((e for e in entries if e.outcome in DETAILED), key=order))
     return Model(sources=sources, columns=ordered,

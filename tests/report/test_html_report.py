@@ -96,7 +96,10 @@ def test_shards_of_one_engine_share_columns(tmp_path: Path) -> None:
     assert len(merged.columns) == 2
     assert merged.totals["c1"] == counts(**{"pass": 1, "fail": 1, "error": 1})
     assert merged.column_sources == {"c1": (str(first),), "c2": (str(second),)}
-    assert f"From <code>{first}</code>" in render_html(merged)
+    html = render_html(merged)
+    assert f"From <code>{first}</code>" in html
+    assert f'stud_high<br><small class="inputs">from {first}</small>' in html
+    assert f'razz<br><small class="inputs">from {second}</small>' in html
 
 
 class _Page(HTMLParser):

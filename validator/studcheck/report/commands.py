@@ -20,9 +20,11 @@ def register(subparsers: Any) -> None:
     """Add `report` to the `studcheck` command."""
     report = subparsers.add_parser(
         "report", help="render JSONL run reports (several engines or shards) as one HTML page",
-        description="Render one or more `studcheck run --report` files as DIR/index.html: the causes of failure, "
-                    "a rule x engine/variant matrix and a section per failing case. Self-contained (opens from "
-                    "the file system). Exit 0 written, 2 bad input.")
+        description="Render one or more `studcheck run --report` files as DIR/index.html: per engine a bar per "
+                    "variant and the causes of failure, a rule x engine/variant matrix and the failing cases. "
+                    "Self-contained (opens from the file system), with badge-<engine>.svg/.json beside it. Inputs "
+                    "that hold the same case of the same engine twice (a file given twice, a merged report and one "
+                    "of its shards) are refused. Exit 0 written, 2 bad input.")
     report.add_argument("reports", nargs="+", metavar="REPORT", type=Path, help="JSONL report files")
     report.add_argument("-o", "--output", required=True, type=Path, metavar="DIR", help="directory for index.html")
     report.set_defaults(handler=run_report)

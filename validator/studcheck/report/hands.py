@@ -72,8 +72,12 @@ def histories(entries: Iterable[CaseEntry]) -> dict[str, str]:
         lines = render(case).splitlines()
         step = entry.line.get("step")
         if isinstance(step, int) and 0 <= step < len(case.steps):
-            at = step_start(case, step, lines)
-            lines.insert(at, f"{MARK}the engine diverged here: {entry.where}")
+            try:
+                at = step_start(case, step, lines)
+            except (ValueError, TypeError):  # a case the cut cannot be built from: the hand is shown unmarked
+                at = -1
+            if at >= 0:
+                lines.insert(at, f"{MARK}the engine diverged here: {entry.where}")
         found[entry.anchor] = "\n".join(lines) + "\n"
     return found
 

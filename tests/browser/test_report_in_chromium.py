@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -51,9 +52,18 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str,
     assert main(["run", "--engine", engine, "--tag", "bring-in", "--no-progress", "--report", str(report)]) == 1
     reference = root / "reference.jsonl"  # a second engine: six columns, wider than a phone
     assert main(["run", "--in-process", "--tag", "bring-in", "--no-progress", "--report", str(reference)]) == 0
-    assert main(["report", str(report), str(reference), "-o", str(root / "site")]) == 0
     lines = [json.loads(text) for text in report.read_text(encoding="utf-8").splitlines()]
-    return root / "site" / "index.html", [line for line in lines if line["kind"] == "case"]
+    report.write_text("".join(json.dumps(blamed(line)) + "\n" for line in lines), encoding="utf-8")
+    assert main(["report", str(report), str(reference), "-o", str(root / "site")]) == 0
+    return root / "site" / "index.html", [blamed(line) for line in lines if line["kind"] == "case"]
+
+
+def blamed(line: dict[str, Any]) -> dict[str, Any]:
+    """The line as a report with blame fields says it (the harness writes them; a report without them gets
+    them here): this engine brings in razz by Stud High's rule, so what it breaks is BRING-IN.CARD.HIGH."""
+    if line["kind"] == "group" or line["kind"] == "case" and line["outcome"] in ("fail", "error", "xfail"):
+        return {"blame": ["BRING-IN.CARD.HIGH"], **line}
+    return line
 
 
 @pytest.fixture(scope="module")
@@ -115,7 +125,10 @@ def test_one_matrix_row_per_rule_with_cases(watched: Watched, site: tuple[Path, 
 
 def test_a_failing_cell_leads_to_expected_against_actual(watched: Watched) -> None:
     page = watched.page
-    cell = page.locator("#matrix-table td.cell.fail a").first
+    cells = page.locator("#matrix-table td.cell.fail a")
+    assert cells.count() >= 1
+    full = set(page.eval_on_selector_all("section.case:not(.compact)", "nodes => nodes.map(node => '#' + node.id)"))
+    cell = next(cells.nth(index) for index in range(cells.count()) if cells.nth(index).get_attribute("href") in full)
     target = str(cell.get_attribute("href"))
     cell.click()
     assert page.evaluate("location.hash") == target
@@ -126,6 +139,9 @@ def test_a_failing_cell_leads_to_expected_against_actual(watched: Watched) -> No
     assert header == ["field", "expected", "actual"]
     assert section.locator("table.mismatches tr").count() >= 2
     assert section.locator("pre.hand b").count() >= 6  # the hand, drawn as cards: at least two seats of three
+    assert not section.locator("pre.hand").is_visible()  # folded until asked for
+    section.locator("details.hand summary").click()
+    assert section.locator("pre.hand").is_visible() and section.locator("pre.hand mark.diverged").is_visible()
     assert watched.errors == []
 
 
@@ -154,12 +170,96 @@ def test_filters_hide_and_show_without_a_server(watched: Watched) -> None:
     assert watched.errors == []
 
 
-def test_phone_width_has_no_horizontal_overflow(browser: Any, site: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
-    phone = Watched(browser, site[0].as_uri(), width=390, height=844)
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_horizontal_overflow(browser: Any, site: tuple[Path, list[dict[str, Any]]], tmp_path: Path, width: int) -> None:
+    phone = Watched(browser, site[0].as_uri(), width=width, height=844)
     try:
         widths = phone.page.evaluate("[document.documentElement.scrollWidth, document.body.scrollWidth, innerWidth]")
-        assert max(widths[:2]) <= widths[2] == 390
-        phone.page.screenshot(path=str(screenshot_dir(tmp_path) / "report-phone.png"))
+        assert max(widths[:2]) <= widths[2] == width
+        phone.page.screenshot(path=str(screenshot_dir(tmp_path) / f"report-{width}.png"))
         assert phone.errors == []
     finally:
         phone.page.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_first_screen_shows_bars_and_causes(browser: Any, site: tuple[Path, list[dict[str, Any]]], width: int) -> None:
+    view = Watched(browser, site[0].as_uri(), width=width, height=844)
+    try:
+        page = view.page
+        first_bar = page.locator("#summary div.bar").first
+        assert first_bar.is_visible() and first_bar.bounding_box()["y"] < 844  # on the first screen, no scrolling
+        assert page.locator("#summary div.bar").count() == 8  # two engines, four variants each
+        cause = page.locator("#summary li.cause").first
+        assert cause.is_visible() and "BRING-IN.CARD.HIGH" in cause.inner_text()
+        assert "failing case" in page.locator("#summary p.headline").first.inner_text()
+        cause.locator("a[href^='#rule-']").click()
+        assert page.locator("tr[id='rule-BRING-IN.CARD.HIGH'] td.cell.fail").count() >= 1
+        assert view.errors == []
+    finally:
+        page.close()
+
+
+def test_rule_column_and_header_stay_in_view_when_the_matrix_scrolls_at_phone_width(
+        browser: Any, site: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    view = Watched(browser, site[0].as_uri() + "#matrix", width=390, height=844)
+    try:
+        page = view.page
+        box = page.locator("div.matrix")
+        assert box.evaluate("node => node.scrollWidth > node.clientWidth + 300")  # six columns: wider than a phone
+        rule = page.locator("#matrix-table tr.rule th.rule").nth(3)
+        rule.scroll_into_view_if_needed()
+        before = rule.bounding_box()
+        box.evaluate("node => { node.scrollLeft = node.scrollWidth; }")
+        page.wait_for_timeout(50)
+        after, frame = rule.bounding_box(), box.bounding_box()
+        assert box.evaluate("node => node.scrollLeft") > 300
+        assert abs(after["x"] - before["x"]) < 1 and after["x"] >= frame["x"] - 1  # still at the left edge
+        box.evaluate("node => { node.scrollTop = node.scrollHeight / 2; }")
+        page.wait_for_timeout(50)
+        header = page.locator("#matrix-table thead th.col").last.bounding_box()
+        assert abs(header["y"] - frame["y"]) < 3  # the header row sticks to the top of the scrolled matrix
+        found = page.evaluate("""([x, y]) => { const th = document.elementFromPoint(x, y).closest('th');
+                                               return th ? [th.className, th.parentNode.className] : null; }""",
+                              [frame["x"] + 5, frame["y"] + frame["height"] / 2])
+        assert found in (["rule", "rule"], ["", "chapter"])  # a rule's (or chapter's) name, not a cell scrolled under it
+        page.screenshot(path=str(screenshot_dir(tmp_path) / "report-phone-matrix.png"))
+        assert view.errors == []
+    finally:
+        page.close()
+
+
+def test_filters_apply_to_the_matrix_cells(watched: Watched) -> None:
+    page = watched.page
+    razz = page.locator("#matrix-table td.cell.fail[data-variant='razz']").first
+    assert razz.is_visible() and "broken" in razz.inner_text()
+    page.locator("input.variant-filter[value='razz']").uncheck()
+    assert not razz.is_visible() and not page.locator("#matrix-table th.col[data-variant='razz']").first.is_visible()
+    page.locator("input.variant-filter[value='razz']").check()
+    for outcome in ("fail", "error"):  # without failing cases no cell is red and none says "broken"
+        page.locator(f"input.outcome-filter[value='{outcome}']").uncheck()
+    assert page.locator("#matrix-table td.cell.fail").count() == 0
+    assert "broken" not in page.locator("#matrix-table tbody").inner_text()
+    page.locator("input.outcome-filter[value='fail']").check()
+    page.locator("input.outcome-filter[value='error']").check()
+    rows = page.locator("#matrix-table tr.rule")
+    every = sum(rows.nth(index).is_visible() for index in range(rows.count()))
+    page.locator("#problems-only").check()
+    shown = [rows.nth(index) for index in range(rows.count()) if rows.nth(index).is_visible()]
+    assert 0 < len(shown) < every
+    assert all(row.locator("td.cell.fail, td.cell.xfail, td.cell.affected").count() > 0 for row in shown)
+    page.locator("#problems-only").uncheck()
+    page.select_option("#tag-filter", "all-in")  # cells recount: only the all-in cases
+    numbers = [int(n) for n in re.findall(r"(\d+) (?:broken|affected|pass|n/a)", page.locator("#matrix-table tbody").inner_text())]
+    page.select_option("#tag-filter", "")
+    again = [int(n) for n in re.findall(r"(\d+) (?:broken|affected|pass|n/a)", page.locator("#matrix-table tbody").inner_text())]
+    assert sum(numbers) < sum(again)
+    assert watched.errors == []
+
+
+def test_page_size_and_folded_hands(watched: Watched, site: tuple[Path, list[dict[str, Any]]]) -> None:
+    page = watched.page
+    assert site[0].stat().st_size < 1_000_000
+    hands = page.locator("details.hand")
+    assert hands.count() >= 1 and all(not hands.nth(index).evaluate("node => node.open") for index in range(hands.count()))
+    assert not page.locator("pre.hand").first.is_visible()

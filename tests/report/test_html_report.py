@@ -68,29 +68,38 @@ def test_rows_grouped_by_chapter_in_spec_order_unknown_last(model: Model) -> Non
 
 
 def test_colour_classes_and_worst_case_first(model: Model) -> None:
+    """alpha.jsonl was written before blame: its failing cases make the rules they cite "affected", never red."""
     row = model.chapters[0].rows[1]  # TIE.SUIT
-    assert [cell.css for cell in row.cells] == ["fail", "empty", "pass"]
+    assert [cell.css for cell in row.cells] == ["affected", "empty", "pass"]
     assert row.cells[0].target is not None and row.cells[0].target.id == "SH-BRI-002"
     assert [cell.css for cell in model.chapters[0].rows[2].cells] == ["empty", "na", "empty"]
-    assert [cell.css for cell in model.chapters[0].rows[0].cells] == ["empty", "xfail", "empty"]
+    assert [cell.css for cell in model.chapters[0].rows[0].cells] == ["empty", "affected", "empty"]
+    assert not any(cell.css in ("fail", "xfail") for chapter in model.chapters for row in chapter.rows for cell in row.cells)
 
 
 def test_detailed_cases_and_groups(model: Model) -> None:
-    assert [(case.id, case.outcome, case.where) for case in model.detailed] == [
-        ("SH-BRI-002", "fail", "step 3: expect: to_act 3"), ("SH-BRI-003", "error", "step 1: deal"),
+    assert [(case.id, case.outcome, case.where) for case in model.detailed] == [  # cause by cause, then cases in none
+        ("SH-BRI-003", "error", "step 1: deal"), ("SH-BRI-002", "fail", "step 3: expect: to_act 3"),
         ("RZ-BRI-003", "xfail", "step 2: expect: bring_in 5"), ("RZ-XYZ-001", "xpass", "setup")]
     assert [(group.engine, group.line["key"], [case.anchor for case in group.cases]) for group in model.groups] == [
         ("alpha 1.0", "engine error: crash <b>", ["case-c1-SH-BRI-003"]),
         ("alpha 1.0", "to_act: N instead of N+1", ["case-c1-SH-BRI-002"])]
 
 
-def test_shards_of_one_engine_share_columns() -> None:
-    alpha = read_report(HERE / "alpha.jsonl")
-    merged = build_model([alpha, alpha], load_rules())
+def test_shards_of_one_engine_share_columns(tmp_path: Path) -> None:
+    """alpha split in two shards (stud_high, razz) reads as alpha itself, and the page names both inputs."""
+    lines = (HERE / "alpha.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    first, second = tmp_path / "shard-1.jsonl", tmp_path / "shard-2.jsonl"
+    first.write_text("".join(line for line in lines if '"razz"' not in line or '"header"' in line), encoding="utf-8")
+    second.write_text("".join(line for line in lines if '"kind": "case"' not in line or '"razz"' in line), encoding="utf-8")
+    merged = build_model([read_report(first), read_report(second)], load_rules())
     assert len(merged.columns) == 2
-    assert merged.totals["c1"] == counts(**{"pass": 2, "fail": 2, "error": 2})
-    anchors = [case.anchor for case in merged.detailed]
-    assert len(anchors) == len(set(anchors))
+    assert merged.totals["c1"] == counts(**{"pass": 1, "fail": 1, "error": 1})
+    assert merged.column_sources == {"c1": (str(first),), "c2": (str(second),)}
+    html = render_html(merged)
+    assert f"From <code>{first}</code>" in html
+    assert f'stud_high<br><small class="inputs">from {first}</small>' in html
+    assert f'razz<br><small class="inputs">from {second}</small>' in html
 
 
 class _Page(HTMLParser):
@@ -108,8 +117,8 @@ class _Page(HTMLParser):
         found = dict(attrs)
         if found.get("id"):
             self.ids.add(str(found["id"]))
-        if tag == "td":
-            self._td = found.get("class") or ""
+        if tag in ("td", "th"):
+            self._td = found.get("class") or "" if tag == "td" else ""
         if tag == "a" and found.get("href"):
             self.links.append((str(found["href"]), self._td))
         if tag == "tr" and found.get("class") == "rule":
@@ -132,10 +141,11 @@ def test_one_matrix_row_per_rule_with_cases(model: Model, page: tuple[str, _Page
     assert len(parsed.rule_rows) == 5
 
 
-def test_failing_cells_link_to_existing_case_anchors(page: tuple[str, _Page]) -> None:
+def test_affected_cells_link_to_existing_case_anchors(page: tuple[str, _Page]) -> None:
     _, parsed = page
-    failing = [href for href, css in parsed.links if "cell fail" in css]
-    assert failing == ["#case-c1-SH-BRI-002", "#case-c1-SH-BRI-003", "#case-c2-RZ-XYZ-001"]
+    affected = [href for href, css in parsed.links if "cell affected" in css]
+    assert affected == ["#case-c2-RZ-BRI-003", "#case-c1-SH-BRI-002", "#case-c1-SH-BRI-003"]  # RZ-XYZ-001 passed (xpass)
+    assert not [href for href, css in parsed.links if "cell fail" in css]
     internal = [href for href, _ in parsed.links if href.startswith("#")]
     assert all(href[1:] in parsed.ids for href in internal)
 
@@ -215,8 +225,8 @@ def test_a_run_cut_short_is_flagged(tmp_path: Path) -> None:
 def test_cells_show_only_their_non_zero_counts(model: Model, page: tuple[str, _Page]) -> None:
     html, _ = page
     tie_suit = model.chapters[0].rows[1]  # alpha stud_high: SH-BRI-001 pass, SH-BRI-002 fail; beta: two passes
-    assert [cell.summary for cell in tie_suit.cells] == [((1, "pass"), (1, "fail")), (), ((2, "pass"),)]
-    assert '<a href="#case-c1-SH-BRI-002"><span class="n">1 pass</span> <span class="n">1 fail</span></a>' in html
+    assert [cell.summary for cell in tie_suit.cells] == [((1, "affected"), (1, "pass")), (), ((2, "pass"),)]
+    assert '<a href="#case-c1-SH-BRI-002"><span class="n">1 affected</span> <span class="n">1 pass</span></a>' in html
 
 
 def test_chapters_in_the_order_of_their_numbers(tmp_path: Path) -> None:

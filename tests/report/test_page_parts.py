@@ -15,7 +15,7 @@ import pytest
 from studcheck.cli import main
 from studcheck.report.hands import cards_html, find_case, histories
 from studcheck.report.load import read_report
-from studcheck.report.model import build_model, load_rules, rule_texts
+from studcheck.report.model import CaseEntry, Column, build_model, load_rules, rule_texts
 from studcheck.report.render import render_html, rule_html
 
 HERE = Path(__file__).resolve().parent
@@ -54,10 +54,27 @@ def test_a_case_is_found_by_its_file_else_by_id_in_the_bundled_suite(tmp_path: P
     by_id = find_case({"id": "RZ-BRI-001", "file": "elsewhere/rz-bri-001.yaml"})
     assert by_file is not None and by_id is not None and by_file.id == by_id.id == "RZ-BRI-001"
     assert find_case({"id": "RZ-NOPE-001", "file": "cases/nope.yaml"}) is None
-    found = histories([{"id": "RZ-BRI-001", "file": ""}, {"id": "RZ-NOPE-001", "file": ""}])
-    assert list(found) == ["RZ-BRI-001"]
+    found = histories([entry("RZ-BRI-001"), entry("RZ-NOPE-001")])
+    assert list(found) == ["a-RZ-BRI-001"]
     # the case file deals seat 1 2h 3h As (two down, one up) and seat 2 brings in 2 (the Qd)
-    assert "seat 1  [2h 3h] As" in found["RZ-BRI-001"] and "seat 2 brings in 2" in found["RZ-BRI-001"]
+    assert "seat 1  [2h 3h] As" in found["a-RZ-BRI-001"] and "seat 2 brings in 2" in found["a-RZ-BRI-001"]
+
+
+def entry(case_id: str, **line: object) -> CaseEntry:
+    column = Column(key="c1", engine="e", version="1", variant="razz", label="e 1")
+    return CaseEntry(anchor=f"a-{case_id}", column=column, line={"id": case_id, "file": "", "outcome": "fail", **line}, source="r")
+
+
+def test_the_hand_marks_the_step_where_the_engine_diverged() -> None:
+    """RZ-BRI-001's steps (cases/razz/bring-in/rz-bri-001-*.yaml): step 1 expects seat 2 to act with bring_in 2
+    or complete 5, step 2 is seat 2's bring-in. Diverging at step 2 puts the mark after the expect line and
+    before seat 2's bring-in; the mark is drawn as a <mark>, the rest as before."""
+    text = histories([entry("RZ-BRI-001", step=1, step_text="act: seat 2 bring_in 2")])["a-RZ-BRI-001"]
+    lines = text.splitlines()
+    at = lines.index("▶ the engine diverged here: step 2: act: seat 2 bring_in 2")
+    assert lines[at - 1].lstrip().startswith("· expect street third, to_act 2") and "seat 2 brings in 2" in lines[at + 1]
+    assert sum(line.startswith("▶") for line in lines) == 1
+    assert '<mark class="diverged">▶ the engine diverged here: step 2: act: seat 2 bring_in 2</mark>' in str(cards_html(text))
 
 
 def test_tags_filter_lists_the_tags_of_the_cases(tmp_path: Path) -> None:

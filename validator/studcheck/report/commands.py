@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from studcheck.report.hands import histories
 from studcheck.report.load import ReportInputError, RunReport, from_lines, read_report
-from studcheck.report.model import DETAILED, build_model, load_rules
+from studcheck.report.badges import write_badges
+from studcheck.report.model import build_model, double_counted, load_rules
 from studcheck.report.render import write_html
 
 
@@ -18,9 +20,11 @@ def register(subparsers: Any) -> None:
     """Add `report` to the `studcheck` command."""
     report = subparsers.add_parser(
         "report", help="render JSONL run reports (several engines or shards) as one HTML page",
-        description="Render one or more `studcheck run --report` files as DIR/index.html: the causes of failure, "
-                    "a rule x engine/variant matrix and a section per failing case. Self-contained (opens from "
-                    "the file system). Exit 0 written, 2 bad input.")
+        description="Render one or more `studcheck run --report` files as DIR/index.html: per engine a bar per "
+                    "variant and the causes of failure, a rule x engine/variant matrix and the failing cases. "
+                    "Self-contained (opens from the file system), with badge-<engine>.svg/.json beside it. Inputs "
+                    "that hold the same case of the same engine twice (a file given twice, a merged report and one "
+                    "of its shards) are refused. Exit 0 written, 2 bad input.")
     report.add_argument("reports", nargs="+", metavar="REPORT", type=Path, help="JSONL report files")
     report.add_argument("-o", "--output", required=True, type=Path, metavar="DIR", help="directory for index.html")
     report.set_defaults(handler=run_report)
@@ -31,6 +35,10 @@ def run_report(args: argparse.Namespace) -> int:
         reports = [read_report(path) for path in args.reports]
     except ReportInputError as error:
         print(f"studcheck report: {error}", file=sys.stderr)
+        return 2
+    problem = double_counted(reports)
+    if problem is not None:
+        print(f"studcheck report: {problem}", file=sys.stderr)
         return 2
     try:
         target = write_page(reports, args.output)
@@ -47,6 +55,9 @@ def write_run_page(lines: Sequence[Mapping[str, Any]], directory: Path, *, sourc
 
 
 def write_page(reports: Sequence[RunReport], directory: Path) -> Path:
-    """DIR/index.html for these reports, with the hand history of every case that gets a section."""
-    detailed = [line for report in reports for line in report.cases if line["outcome"] in DETAILED]
-    return write_html(build_model(reports, load_rules(), histories=histories(detailed)), directory)
+    """DIR/index.html for these reports (with the hand of every case drawn in full) and a badge per engine."""
+    model = build_model(reports, load_rules())
+    model = replace(model, histories=histories(entry for entry in model.detailed if entry.anchor in model.full))
+    target = write_html(model, directory)
+    write_badges(model, directory)
+    return target

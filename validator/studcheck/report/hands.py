@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from markupsafe import Markup, escape
 from studcheck.cases.load import CaseError, load_case, load_cases
 from studcheck.cases.model import Case
 from studcheck.cases.show import render
+from studcheck.report.model import CaseEntry
 from studcheck.resources import data_root
 
 #: a card token of spec/rules/00-conventions.md (CARDS.NOTATION), alone between spaces or brackets
@@ -45,13 +47,38 @@ def find_case(line: Mapping[str, Any]) -> Case | None:
     return _bundled().get(str(line["id"]))
 
 
-def histories(lines: Iterable[Mapping[str, Any]]) -> dict[str, str]:
-    """Case ID -> its hand history (show's text) for the cases that can be found."""
+#: the line put into a hand where the engine diverged; hand_html draws it as a highlighted mark
+MARK = "▶ "
+
+
+def step_start(case: Case, step: int, lines: list[str]) -> int:
+    """The index in `lines` (the whole hand) of the first line that step `step` printed: the hand cut
+    before that step and the whole hand agree up to there."""
+    cut = render(replace(case, steps=case.steps[:step])).splitlines()
+    start = 0
+    while start < min(len(cut), len(lines)) and cut[start] == lines[start]:
+        start += 1
+    return start
+
+
+def histories(entries: Iterable[CaseEntry]) -> dict[str, str]:
+    """Anchor -> the case's hand history (show's text), with a MARK line before the step where the engine
+    diverged, for the cases that can be found."""
     found: dict[str, str] = {}
-    for line in lines:
-        case_id = str(line["id"])
-        if case_id not in found and (case := find_case(line)) is not None:
-            found[case_id] = render(case)
+    for entry in entries:
+        case = find_case(entry.line)
+        if case is None:
+            continue
+        lines = render(case).splitlines()
+        step = entry.line.get("step")
+        if isinstance(step, int) and 0 <= step < len(case.steps):
+            try:
+                at = step_start(case, step, lines)
+            except (ValueError, TypeError):  # a case the cut cannot be built from: the hand is shown unmarked
+                at = -1
+            if at >= 0:
+                lines.insert(at, f"{MARK}the engine diverged here: {entry.where}")
+        found[entry.anchor] = "\n".join(lines) + "\n"
     return found
 
 
@@ -62,4 +89,6 @@ def cards_html(text: str) -> Markup:
         symbol, red = SUITS[match.group(2)]
         return f"<b{red}>{match.group(1)}{symbol}</b>"
 
-    return Markup(CARD.sub(card, str(escape(text))))
+    html = CARD.sub(card, str(escape(text)))
+    return Markup("\n".join(f'<mark class="diverged">{line}</mark>' if line.startswith(MARK) else line
+                             for line in html.split("\n")))

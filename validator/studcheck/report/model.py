@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,12 @@ OUTCOMES = ("pass", "fail", "error", "not_applicable", "xfail", "xpass")
 DETAILED = frozenset({"fail", "error", "xpass", "xfail"})
 #: the most telling case of a cell first: it is the one the cell links to
 SEVERITY = ("error", "fail", "xpass", "xfail", "pass", "not_applicable")
+#: outcomes whose case names a broken rule (blame) when the report has blame fields
+BLAMEABLE = frozenset({"fail", "error", "xfail"})
+#: a cell's category of a case, as the page's script reads it from data-k: b blamed (the rule broken here),
+#: x blamed but expected (xfail), a affected (not passing, cites the rule, broke another or none named),
+#: p pass (and xpass), n not applicable
+CATEGORIES = ("b", "x", "a", "p", "n")
 OTHER_CHAPTER = "other rule IDs (not in spec/rules.yaml)"
 
 
@@ -57,6 +63,7 @@ class CaseEntry:
     column: Column
     line: Mapping[str, Any]
     source: str  # the report file it came from
+    index: int = 0  # position in Model.entries: the matrix cells name their cases by it (the filters recount them)
 
     @property
     def id(self) -> str:
@@ -65,6 +72,13 @@ class CaseEntry:
     @property
     def outcome(self) -> str:
         return str(self.line["outcome"])
+
+    @property
+    def blamed(self) -> str | None:
+        """The rule this case's engine broke (blame[0]: the rule the reference applied to the first fact that
+        differs), for a failing or expected-failing case of a report that blames; else None."""
+        blame = self.line.get("blame") or []
+        return str(blame[0]) if blame and self.outcome in BLAMEABLE else None
 
     @property
     def where(self) -> str:
@@ -77,8 +91,13 @@ class CaseEntry:
 
 @dataclass(frozen=True, kw_only=True)
 class Cell:
-    """The cases of one column citing one rule: counts per outcome, worst case first."""
+    """The cases of one column citing one rule: counts per outcome and per category, worst case first.
 
+    Red means BLAMED: a failing case's first differing fact was decided by this rule. A case that only
+    cites the rule (it failed on another rule, or its report names no blame) is "affected", not red.
+    """
+
+    rule: str
     counts: Mapping[str, int]
     cases: tuple[CaseEntry, ...]
 
@@ -86,26 +105,54 @@ class Cell:
     def total(self) -> int:
         return sum(self.counts.values())
 
+    def category(self, entry: CaseEntry) -> str:
+        if entry.outcome in ("pass", "xpass"):  # an unexpected pass followed the rule: its stale xfail entry is said elsewhere
+            return "p"
+        if entry.outcome == "not_applicable":
+            return "n"
+        if entry.blamed == self.rule:
+            return "x" if entry.outcome == "xfail" else "b"
+        return "a"
+
+    @property
+    def categories(self) -> Mapping[str, int]:
+        tally = Counter(self.category(entry) for entry in self.cases)
+        return {category: tally.get(category, 0) for category in CATEGORIES}
+
+    @property
+    def tokens(self) -> str:
+        """data-k: `<index><category>` per case, for the filters to recount the cell in the browser."""
+        return " ".join(f"{entry.index}{self.category(entry)}" for entry in self.cases)
+
     @property
     def summary(self) -> tuple[tuple[int, str], ...]:
-        """The non-zero counts as (count, outcome), in the legend's order: a wide matrix stays readable."""
-        return tuple((self.counts[outcome], outcome) for outcome in OUTCOMES if self.counts[outcome])
+        """The non-zero categories as (count, word), the broken rule first: a wide matrix stays readable."""
+        tally = self.categories
+        return tuple((tally[category], WORDS[category]) for category in CATEGORIES if tally[category])
 
     @property
     def css(self) -> str:
-        """Colour class: any failing case makes the cell fail; only n/a is grey; none is empty."""
-        if not self.total:
-            return "empty"
-        if self.counts["fail"] or self.counts["error"] or self.counts["xpass"]:
-            return "fail"
-        if self.counts["xfail"]:
-            return "xfail"
-        return "pass" if self.counts["pass"] else "na"
+        """Colour class: red only where the rule is blamed; calm "affected" where cases only cite it."""
+        tally = self.categories
+        for category, css in (("b", "fail"), ("x", "xfail"), ("a", "affected"), ("p", "pass"), ("n", "na")):
+            if tally[category]:
+                return css
+        return "empty"
+
+    @property
+    def problem(self) -> bool:
+        """A cell of a rule with problems: some case blamed on it or affected (the "only problems" filter)."""
+        tally = self.categories
+        return bool(tally["b"] or tally["x"] or tally["a"])
 
     @property
     def target(self) -> CaseEntry | None:
-        """The case the cell links to: the worst one."""
+        """The case the cell links to: a case blamed here first, then the worst."""
         return self.cases[0] if self.cases else None
+
+
+#: what a cell says of each category
+WORDS = {"b": "broken", "x": "broken (xfail)", "a": "affected", "p": "pass", "n": "n/a"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,6 +176,30 @@ class GroupEntry:
     line: Mapping[str, Any]
     cases: tuple[CaseEntry, ...]
 
+    @property
+    def expected(self) -> bool:
+        """A cause of expected failures only (its cases are all xfail)."""
+        outcomes = self.line.get("outcomes") or {}
+        return bool(outcomes) and set(outcomes) <= {"xfail"}
+
+    @property
+    def blamed(self) -> str | None:
+        """The rule the engine broke (the group's blame, else its representative's); None in older reports."""
+        blame = self.line.get("blame") or []
+        if blame:
+            return str(blame[0])
+        representative = self.representative
+        return representative.blamed if representative is not None else None
+
+    @property
+    def representative(self) -> CaseEntry | None:
+        wanted = self.line.get("representative")
+        return next((case for case in self.cases if case.id == wanted), self.cases[0] if self.cases else None)
+
+    @property
+    def count(self) -> int:
+        return int(self.line.get("count") or len(self.cases))
+
 
 @dataclass(frozen=True, kw_only=True)
 class Source:
@@ -138,6 +209,41 @@ class Source:
     engine: str
     started: str
     warning: str  # "" for a complete run; else why its counts are partial
+    shard: str = ""  # "shard 2 of 4" for `run --shard`
+    blame: bool = False  # its lines name the rule broken (newer reports); else cells show "affected" only
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineSummary:
+    """The first screen for one engine: a bar per variant, its causes of failure and of expected failure."""
+
+    label: str
+    slug: str  # in file names (badge-<slug>.svg) and anchors
+    sources: tuple[Source, ...]
+    columns: tuple[Column, ...]
+    totals: Mapping[str, int]  # over all its variants
+    causes: tuple[GroupEntry, ...]  # fail/error causes, largest first
+    expected: tuple[GroupEntry, ...]  # xfail causes, largest first
+    ungrouped: Mapping[str, int]  # non-passing cases in no cause, by outcome (older reports' xfails; xpass)
+
+    @property
+    def failing(self) -> int:
+        return self.totals["fail"] + self.totals["error"]
+
+    @property
+    def applicable(self) -> int:
+        return sum(self.totals.values()) - self.totals["not_applicable"]
+
+    @property
+    def blame(self) -> bool:
+        return all(source.blame for source in self.sources)
+
+    def causes_in(self, column: Column) -> tuple[int, int]:
+        """(failing causes, expected-failure causes) with a case in this column's variant."""
+        def touches(group: GroupEntry) -> bool:
+            return column.variant in (group.line.get("variants") or {}) or any(c.column is column for c in group.cases)
+
+        return sum(map(touches, self.causes)), sum(map(touches, self.expected))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,7 +256,15 @@ class Model:
     groups: tuple[GroupEntry, ...]
     not_applicable: tuple[tuple[str, Mapping[str, Any]], ...]  # (engine label, not_applicable line)
     totals: Mapping[str, Mapping[str, int]]  # column key -> counts of all its cases
-    histories: Mapping[str, str]  # case ID -> its hand as `studcheck show` prints it (detailed cases that were found)
+    histories: Mapping[str, str]  # anchor -> its hand as `studcheck show` prints it, the divergence marked (full cases found)
+    engines: tuple[EngineSummary, ...] = ()
+    full: frozenset[str] = frozenset()  # anchors of the detailed cases drawn in full (hand, stderr); the rest get one row
+    column_sources: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # column key -> input files forming it
+    cause_of: Mapping[str, GroupEntry] = field(default_factory=dict)  # anchor -> the cause (group) it belongs to
+
+    @property
+    def compact(self) -> int:
+        return len(self.detailed) - len(self.full)
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -231,6 +345,28 @@ def engine_of(report: RunReport) -> tuple[str, str, str]:
     return name, str(engine.get("version") or ""), str(header.get("command") or "")
 
 
+def double_counted(reports: Sequence[RunReport]) -> str | None:
+    """Why these reports would count some case twice, or None.
+
+    Two inputs of the same engine (name, version and command) that both hold a case of one variant
+    would add its outcome twice to one column: a run given twice, a merged report beside one of its
+    shards, two full runs of one engine. The page is refused rather than doubled.
+    """
+    seen: dict[tuple[str, str, str, str, str], int] = {}
+    for number, report in enumerate(reports):
+        identity = engine_of(report)
+        for line in report.cases:
+            key = (*identity, str(line["variant"]), str(line["id"]))
+            if seen.setdefault(key, number) != number:
+                first = reports[seen[key]].path
+                name = f"{identity[0]} {identity[1]}".strip()
+                same = "is given twice" if Path(first).resolve() == Path(report.path).resolve() else "are both given"
+                return (f"{first} and {report.path} {same} and both hold case {line['id']} ({line['variant']}) of "
+                        f"engine {name} ({identity[2] or 'no command'}): its counts would be doubled. Give each run "
+                        f"once: either the merged report or its shards (`studcheck merge` joins shards), not both.")
+    return None
+
+
 def engine_labels(reports: Sequence[RunReport]) -> dict[str, str]:
     """Report path -> its engine's label: name and version, plus the command if that is ambiguous."""
     identities = {report.path: engine_of(report) for report in reports}
@@ -245,11 +381,16 @@ def _anchor(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", text)
 
 
+#: detailed cases outside any cause drawn in full per engine; the rest get one row each (the page stays small)
+UNGROUPED_FULL = 20
+
+
 def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
                 titles: Mapping[str, str] | None = None, histories: Mapping[str, str] | None = None) -> Model:
     """The whole page's data. `titles`: chapter titles by doc file (default: read from the docs);
-    `histories`: hand histories by case ID (hands.histories; none in the unit tests)."""
+    `histories`: hand histories by anchor (hands.histories; none in the unit tests)."""
     columns: dict[tuple[str, str], Column] = {}
+    column_sources: dict[str, list[str]] = {}
     entries: list[CaseEntry] = []
     anchors: Counter[str] = Counter()
     labels = engine_labels(reports)
@@ -259,19 +400,78 @@ def build_model(reports: Sequence[RunReport], rules: Mapping[str, RuleEntry],
             key = (labels[report.path], str(line["variant"]))
             column = columns.setdefault(key, Column(key=f"c{len(columns) + 1}", engine=name, version=version,
                                                     variant=key[1], label=key[0]))
+            if report.path not in column_sources.setdefault(column.key, []):
+                column_sources[column.key].append(report.path)
             anchor = _anchor(f"case-{column.key}-{line['id']}")
             anchors[anchor] += 1
             entries.append(CaseEntry(anchor=anchor if anchors[anchor] == 1 else f"{anchor}-{anchors[anchor]}",
-                                     column=column, line=line, source=report.path))
+                                     column=column, line=line, source=report.path, index=len(entries)))
     ordered = tuple(columns.values())
-    return Model(sources=tuple(source(report, labels[report.path]) for report in reports), columns=ordered,
-                 chapters=chapters(entries, ordered, rules, titles),
-                 entries=tuple(entries),
-                 detailed=tuple(sorted((e for e in entries if e.outcome in DETAILED), key=lambda e: int(e.column.key[1:]))),
-                 groups=tuple(group_entries(reports, entries, labels)),
+    sources = tuple(source(report, labels[report.path]) for report in reports)
+    groups = tuple(group_entries(reports, entries, labels))
+    cause_of = {case.anchor: group for group in groups for case in group.cases}
+    full = full_cases([e for e in entries if e.outcome in DETAILED], groups)
+    rank = {id(group): number for number, group in enumerate(sorted(groups, key=lambda g: g.expected))}
+
+    first_column = {column.label: int(column.key[1:]) for column in reversed(columns.values())}
+
+    def order(entry: CaseEntry) -> tuple[int, int, bool, int, int]:
+        """By engine, then cause by cause (failures before expected ones; none last), its drawn case first."""
+        group = cause_of.get(entry.anchor)
+        return (first_column[entry.column.label], rank[id(group)] if group else len(rank), entry.anchor not in full,
+                int(entry.column.key[1:]), entry.index)
+
+    detailed = tuple(sorted((e for e in entries if e.outcome in DETAILED), key=order))
+    return Model(sources=sources, columns=ordered,
+                 chapters=chapters(entries, ordered, rules, titles, full),
+                 entries=tuple(entries), detailed=detailed, groups=groups,
                  not_applicable=tuple((labels[report.path], line) for report in reports for line in report.not_applicable),
                  totals={column.key: count([e for e in entries if e.column is column]) for column in ordered},
-                 histories=dict(histories or {}))
+                 histories=dict(histories or {}),
+                 engines=engine_summaries(sources, ordered, entries, groups),
+                 full=full, cause_of=cause_of,
+                 column_sources={key: tuple(paths) for key, paths in column_sources.items()})
+
+
+def full_cases(detailed: Sequence[CaseEntry], groups: Sequence[GroupEntry]) -> frozenset[str]:
+    """Anchors drawn in full: each cause's representative, and the first UNGROUPED_FULL detailed cases of an
+    engine that belong to no cause (an older report's xfails, an xpass)."""
+    grouped = {case.anchor for group in groups for case in group.cases}
+    full = {group.representative.anchor for group in groups if group.representative is not None}
+    drawn: Counter[str] = Counter()
+    for entry in detailed:
+        if entry.anchor not in grouped and drawn[entry.column.label] < UNGROUPED_FULL:
+            drawn[entry.column.label] += 1
+            full.add(entry.anchor)
+    return frozenset(full)
+
+
+def slug(label: str) -> str:
+    """A file-name-safe form of an engine label: `badge-<slug>.svg`."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "engine"
+
+
+def engine_summaries(sources: Sequence[Source], columns: Sequence[Column], entries: Sequence[CaseEntry],
+                     groups: Sequence[GroupEntry]) -> tuple[EngineSummary, ...]:
+    """One summary per engine label, in column order; slugs made unique."""
+    labels = list(dict.fromkeys(column.label for column in columns))
+    labels += [source.engine for source in sources if source.engine not in labels]  # a run with no case line
+    slugs: Counter[str] = Counter()
+    found = []
+    for label in labels:
+        mine = [entry for entry in entries if entry.column.label == label]
+        causes = sorted((g for g in groups if g.engine == label), key=lambda g: -g.count)
+        grouped = {case.anchor for group in causes for case in group.cases}
+        ungrouped = Counter(e.outcome for e in mine if e.outcome in DETAILED and e.anchor not in grouped)
+        base = slug(label)
+        slugs[base] += 1
+        found.append(EngineSummary(
+            label=label, slug=base if slugs[base] == 1 else f"{base}-{slugs[base]}",
+            sources=tuple(s for s in sources if s.engine == label),
+            columns=tuple(c for c in columns if c.label == label), totals=count(mine),
+            causes=tuple(g for g in causes if not g.expected), expected=tuple(g for g in causes if g.expected),
+            ungrouped={outcome: ungrouped[outcome] for outcome in OUTCOMES if ungrouped[outcome]}))
+    return tuple(found)
 
 
 def source(report: RunReport, engine: str) -> Source:
@@ -285,7 +485,11 @@ def source(report: RunReport, engine: str) -> Source:
         warning = f"stopped early (--maxfail {stopped['maxfail']}): {stopped['not_run']} cases not run"
     else:
         warning = ""
-    return Source(path=report.path, engine=engine, started=str((report.header or {}).get("started") or ""), warning=warning)
+    shard = (report.header or {}).get("shard") or {}
+    lines = [*report.cases, *report.groups]
+    return Source(path=report.path, engine=engine, started=str((report.header or {}).get("started") or ""), warning=warning,
+                  shard=f"shard {shard['index']} of {shard['count']}" if shard else "",
+                  blame=any("blame" in line for line in lines))
 
 
 def count(entries: Iterable[CaseEntry]) -> dict[str, int]:
@@ -293,24 +497,28 @@ def count(entries: Iterable[CaseEntry]) -> dict[str, int]:
     return {outcome: tally.get(outcome, 0) for outcome in OUTCOMES}
 
 
-def make_cell(entries: Sequence[CaseEntry]) -> Cell:
-    worst = sorted(entries, key=lambda entry: SEVERITY.index(entry.outcome) if entry.outcome in SEVERITY else len(SEVERITY))
-    return Cell(counts=count(entries), cases=tuple(worst))
+def make_cell(rule: str, entries: Sequence[CaseEntry], full: frozenset[str] = frozenset()) -> Cell:
+    """Cases blamed on the rule first, then the worst outcome, then those drawn in full (the link lands on a hand)."""
+    def rank(entry: CaseEntry) -> tuple[bool, int, bool]:
+        return (entry.blamed != rule, SEVERITY.index(entry.outcome) if entry.outcome in SEVERITY else len(SEVERITY),
+                entry.anchor not in full)
+
+    return Cell(rule=rule, counts=count(entries), cases=tuple(sorted(entries, key=rank)))
 
 
 def chapters(entries: Sequence[CaseEntry], columns: Sequence[Column], rules: Mapping[str, RuleEntry],
-             titles: Mapping[str, str] | None = None) -> tuple[Chapter, ...]:
+             titles: Mapping[str, str] | None = None, full: frozenset[str] = frozenset()) -> tuple[Chapter, ...]:
     """Rows for the rules cited by some case, grouped by doc file in file-name order (the chapters' numbers),
     in spec order within one; unknown IDs last."""
     citing: dict[str, list[CaseEntry]] = {}
-    for entry in entries:
-        for rule in entry.line.get("rules") or []:
-            citing.setdefault(str(rule), []).append(entry)
+    for entry in entries:  # a case counts under the rules it cites and under the rule it broke (blame may name another)
+        for rule_id in dict.fromkeys([*map(str, entry.line.get("rules") or []), *([entry.blamed] if entry.blamed else [])]):
+            citing.setdefault(rule_id, []).append(entry)
     known = [rule for rule in rules.values() if rule.id in citing]
     unknown = [RuleEntry(id=rule, title="", doc=OTHER_CHAPTER) for rule in sorted(citing) if rule not in rules]
     docs: dict[str, list[RuleRow]] = {}
     for rule in [*known, *unknown]:
-        cells = tuple(make_cell([e for e in citing[rule.id] if e.column is column]) for column in columns)
+        cells = tuple(make_cell(rule.id, [e for e in citing[rule.id] if e.column is column], full) for column in columns)
         docs.setdefault(rule.doc, []).append(RuleRow(rule=rule, cells=cells))
     titles = titles or {}
     ordered = sorted(docs.items(), key=lambda item: (item[0] == OTHER_CHAPTER, item[0]))  # 00-, 01-, ... then unknown IDs

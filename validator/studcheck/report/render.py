@@ -13,11 +13,32 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup, escape
 
 from studcheck.report.hands import cards_html
-from studcheck.report.model import DETAILED, OUTCOMES, Model
+from studcheck.report.model import DETAILED, OUTCOMES, WORDS, Model
 
 #: the colour class of one case's outcome in the index (the matrix cells' classes)
 CSS_OF = {"pass": "pass", "fail": "fail", "error": "fail", "not_applicable": "na", "xfail": "xfail", "xpass": "fail"}
 OUTCOME_TITLES = {"pass": "pass", "fail": "fail", "error": "error", "not_applicable": "n/a", "xfail": "xfail", "xpass": "xpass"}
+#: the bar's segments, left to right
+BAR = ("pass", "fail", "error", "xpass", "xfail", "not_applicable")
+#: engine text (stderr, output, messages) kept per case drawn in full; a case shown as one row keeps none
+CLIP = 2000
+
+
+def clip(text: object, limit: int = CLIP) -> str:
+    """At most `limit` characters of engine text, saying how much was left out (the replay shows all)."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n… {len(text) - limit:,} more characters omitted on this page; the replay command shows them"
+
+
+def breakable(rule: str) -> Markup:
+    """A rule ID that may wrap after its dots (a narrow sticky rule column stays readable)."""
+    return Markup(str(escape(rule)).replace(".", ".<wbr>"))
+
+
+def plural(number: int, word: str, many: str | None = None) -> str:
+    return f"{number:,} {word if number == 1 else (many or word + 's')}"
 
 
 def environment() -> Environment:
@@ -40,7 +61,8 @@ def render_html(model: Model) -> str:
     template = environment().get_template("index.html.j2")
     return template.render(model=model, outcomes=OUTCOMES, outcome_titles=OUTCOME_TITLES, css_of=CSS_OF,
                            detailed_outcomes=[outcome for outcome in OUTCOMES if outcome in DETAILED],
-                           cards_html=cards_html, rule_html=rule_html)
+                           cards_html=cards_html, rule_html=rule_html, clip=clip, clip_limit=CLIP, plural=plural,
+                           bar=BAR, words=WORDS, breakable=breakable, rules={rule.id: rule for rule in model.cited_rules})
 
 
 def write_html(model: Model, directory: Path) -> Path:

@@ -13,6 +13,7 @@ them changes the hand.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -149,10 +150,25 @@ def first_actor_rules(
 # --- hands at showdown ----------------------------------------------------------------------------
 
 
+def _choice_matters(cards: Sequence[Card]) -> bool:
+    """More than five cards holding more made groups than five can use (three pairs, two sets,
+    quads beside a pair or set): the best five must be chosen (HAND.HIGH.BEST-FIVE)."""
+    if len(cards) <= 5:
+        return False
+    counts = sorted(Counter(card.index >> 2 for card in cards).values(), reverse=True)
+    groups = [count for count in counts if count > 1]
+    return len(groups) >= 3 or (len(groups) >= 2 and groups[0] >= 3)
+
+
 def high_rules(variant: Variant, hands: Mapping[int, Sequence[Card]], winners: Sequence[int], contenders: Sequence[int]) -> tuple[str, ...]:
     """Why these high hands won: the category, or the kickers, or the wheel; the best five."""
     values = {seat: high_value(hands[seat]) for seat in contenders}
     rules: list[str] = []
+    ranks = {seat: sorted(card.index >> 2 for card in hands[seat]) for seat in winners}
+    if len(winners) > 1 and len({tuple(r) for r in ranks.values()}) > 1:
+        rules.append("HAND.HIGH.BEST-FIVE")  # equal fives; the cards that do not play differ
+    elif any(_choice_matters(hands[seat]) for seat in contenders):
+        rules.append("HAND.HIGH.BEST-FIVE")
     top = values[winners[0]]
     losers = [values[seat] for seat in contenders if seat not in winners]
     wheel = any(_is_wheel(values[seat]) for seat in contenders)
@@ -217,9 +233,17 @@ def cap_rules(round_: Round, seats: Sequence[SeatState], options: Options) -> tu
     return tuple(rules)
 
 
-def _reopened_by_sum(seat: SeatState, round_: Round) -> bool:
-    """Reopened for this seat only by short all-ins that add up (ALLIN.CUMULATIVE, BIGBET.CUMULATIVE)."""
-    return seat.acted_at is not None and round_.reopening <= seat.acted_after
+def _reopened_by_sum(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> bool:
+    """Reopened for this seat only by short all-ins that add up (ALLIN.CUMULATIVE, BIGBET.CUMULATIVE).
+
+    Fixed limit counts the wagers that reopen for everyone; pot and no limit keep no counter, so
+    there it is two or more all-ins above what the seat matched."""
+    acted = seat.acted_at
+    if acted is None:
+        return False
+    if not round_.big_bet:
+        return round_.reopening <= seat.acted_after
+    return sum(1 for s in seats if s.all_in and s.committed > acted) >= 2
 
 
 def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequence[SeatState], table: Table, amounts: Sequence[int]) -> tuple[str, ...]:
@@ -233,9 +257,11 @@ def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequenc
     if block is not None:
         return ("ALLIN.CALL-SHORT",) if most <= round_.level else ("ALLIN.RUNOUT", "BET.ROUND-END")
     rules: list[str] = []
-    if _reopened_by_sum(seat, round_):
+    if _reopened_by_sum(seat, round_, seats):
         rules.append("BIGBET.CUMULATIVE" if round_.big_bet else "ALLIN.CUMULATIVE")
     if round_.big_bet:
+        if kind is ActionType.RAISE and round_.level >= round_.raise_size * (2 + table.options.max_raises):
+            rules.append("BIGBET.NO-CAP")  # more raises than a fixed-limit cap would have allowed
         low, high = betting.wager_range(seat, round_, seats)
         if low == high == most and most < round_.level + round_.raise_size:
             rules.append("BIGBET.ALL-IN-SHORT")
@@ -243,8 +269,6 @@ def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequenc
             rules.append("BIGBET.NO-DOUBLE")
         minimum = "BIGBET.MIN-BET" if kind is ActionType.BET else "BIGBET.MIN-RAISE"
         rules += ["BIGBET.POT-MAX", minimum] if round_.pot_limit else [minimum, "BIGBET.NO-LIMIT-MAX"]
-        if kind is ActionType.RAISE and round_.level > round_.raise_size:
-            rules.append("BIGBET.NO-CAP")
         return tuple(rules)
     if round_.wagers >= round_.cap:
         rules.append("BET.CAP.HEADS-UP")
@@ -483,35 +507,28 @@ def award_rules(
 
 # --- setups ---------------------------------------------------------------------------------------
 
-#: the first word of a refused setup's message (`field: problem`) -> the rule it breaks
-_SETUP_FIELDS = (
-    ("deck: ", "CARDS.NOTATION"),  # a card the parser could not read (a duplicate or a count is SETUP.DECK, below)
-    ("variant", "SETUP.PLAYERS"),
-    ("stakes", "SETUP.STAKES"),
-    ("options", "SETUP.STAKES"),
-)
+#: words of a refused deck's message that say the deck is not 52 distinct cards (else a card is
+#: badly written, CARDS.NOTATION)
+_DECK_WORDS = ("52", "twice", "non-unique", "too short", "too long", "must contain cards", "must list")
 
 
 def setup_rules(variant: object, message: str | None) -> tuple[str, ...]:
-    """The setup rule a refused new_hand breaks (`message` is the refusal's), ACTION.REFUSAL last;
-    with no message, the rules an accepted setup satisfies."""
+    """The setup rule a refused new_hand breaks (`message`: the refusal's, `field: problem`),
+    ACTION.REFUSAL last; with no message, the rules an accepted setup satisfies."""
     players = "FIVE.PLAYERS" if variant == Variant.FIVE_CARD_STUD.value else "SETUP.PLAYERS"
     if message is None:
         return (players, "SETUP.STAKES", "SETUP.STACKS", "SETUP.DECK", "CARDS.NOTATION")
-    text = message.split(": ", 1)[-1] if message.startswith(("new_hand: ",)) else message
-    rule = players
-    if text.startswith("deck"):
-        rule = "SETUP.DECK" if _deck_count_or_duplicate(text) else "CARDS.NOTATION"
-    elif text.startswith("remade_stub"):
-        rule = "SETUP.DECK" if _deck_count_or_duplicate(text) else "CARDS.NOTATION"
-    elif text.startswith("stakes"):
-        rule = "SETUP.STAKES"
-    elif ".stack" in text.split(":", 1)[0] or "stack" in text.split(" ", 1)[0]:
-        rule = "SETUP.STACKS"
-    elif text.startswith("seats"):
-        rule = players
-    return (rule, "ACTION.REFUSAL")
-
-
-def _deck_count_or_duplicate(text: str) -> bool:
-    return "52" in text or "twice" in text or "must contain cards" in text
+    text = message.removeprefix("new_hand: ")
+    field = text.split(": ", 1)[0]
+    if field.startswith(("deck[", "remade_stub[")):
+        return ("CARDS.NOTATION", "ACTION.REFUSAL")
+    if field in ("deck", "remade_stub"):
+        rule = "SETUP.DECK" if any(word in text for word in _DECK_WORDS) else "CARDS.NOTATION"
+        return (rule, "ACTION.REFUSAL")
+    if field.startswith("seats") and field.endswith(".stack"):
+        return ("SETUP.STACKS", "ACTION.REFUSAL")
+    if field.startswith("seats"):
+        return (players, "ACTION.REFUSAL")
+    if field.startswith("stakes"):
+        return ("SETUP.STAKES", "ACTION.REFUSAL")
+    return ("ACTION.REFUSAL",)

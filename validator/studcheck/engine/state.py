@@ -614,12 +614,9 @@ class Hand:
         else:
             for fact, rules in self._legal_facts().items():
                 notes.add(fact, *rules)
-        if self.result is None:
-            collected = [s for s in self._seat_list if s.total - s.committed > 0]
-            short = [s for s in self._seat_list if s.all_in and not s.folded]
-            if short and any(s.total - s.committed < max(o.total - o.committed for o in collected) for s in short):
-                ante_only = any(s.total <= self.stakes.ante for s in short)
-                notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_only else ("POT.SIDE",)))
+        if self.result is None and len(self._pots) > 1:  # the snapshot's pots, just built
+            ante_only = any(s.all_in and s.total <= self.stakes.ante for s in self._seat_list)
+            notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_only else ("POT.SIDE",)))
 
     def explain_refusal(self, action: Action, reason: Reason) -> tuple[str, ...]:
         """The rules behind refusing `action` with `reason` (the hand is unchanged)."""
@@ -734,6 +731,12 @@ class Hand:
             notes.add("shown" if legal.action is ActionType.SHOW else "mucked", "SHOWDOWN.MUCK")
             return
         kind_rules = self._legal_facts().get("legal." + legal.action.value) or ("BET.ORDER",)
+        round_, seat_state = self.round, self.seats[action.seat]
+        if round_ is not None and not round_.big_bet and legal.action in (ActionType.BET, ActionType.RAISE, ActionType.COMPLETE):
+            increment = (legal.amount or 0) - round_.full_level
+            if legal.amount == seat_state.committed + seat_state.stack and increment < round_.unit:
+                half = "ALLIN.HALF-BET.FULL" if 2 * increment >= round_.unit else "ALLIN.HALF-BET.SHORT"
+                kind_rules = (half,) + kind_rules
         notes.add("ok", *kind_rules)
         seat = action.seat
         notes.add(f"stacks.{seat}", *kind_rules)

@@ -272,3 +272,24 @@ def test_notes_replace_and_clear_by_prefix() -> None:
     assert notes.facts()["legal.raise"] == ("D",)
     notes.clear_prefix("legal")
     assert notes.facts() == {"legality": ("E",)}
+
+
+def test_a_hand_without_a_collector_records_nothing(monkeypatch: pytest.MonkeyPatch, replays: Mapping[str, Any]) -> None:
+    # Every recording point is behind `if self._notes is not None`: count the calls that get through.
+    from studcheck.engine import explain, state
+
+    if not state.__file__ or not state.__file__.endswith(".py"):
+        pytest.skip("compiled engine (mypyc): its calls do not go through the module attributes patched here")
+    calls: list[str] = []
+    for name in [name for name in vars(explain) if name.startswith("note_") or name in ("refusal_of", "runout_rules")]:
+        original = getattr(explain, name)
+        monkeypatch.setattr(explain, name, lambda *args, _name=name, _original=original, **kw: calls.append(_name) or _original(*args, **kw))
+    for _, _, _, log in list(replays.values())[:50]:
+        plain = Server()
+        for request, _, _ in log:
+            plain.handle(request)
+    assert calls == []
+    explaining = Server(explain=True)
+    for request, _, _ in next(iter(replays.values()))[3]:
+        explaining.handle(request)
+    assert calls  # the same patch sees the calls of a hand that has a collector

@@ -93,8 +93,8 @@ def replay(case: Case) -> tuple[Outcome, list[tuple[str, tuple[str, ...]]], list
             seen += [(path, lookup(current, path)) for path in _expect_paths(step.expect or {}, current)]
             continue
         position += 1
-        if step.kind is StepKind.REJECT:
-            seen.append(("reason", lookup(log[position][2], "reason")))
+        if step.kind is StepKind.REJECT:  # the reason, and that the state did not change
+            seen += [(path, lookup(log[position][2], path)) for path in ("reason", "state")]
             position += 1  # the state request that checks nothing changed
         current = log[position][2]
     if case.final:
@@ -142,6 +142,7 @@ def test_a_refusal_is_explained_with_action_refusal_last(replays: Mapping[str, A
     refusals = [facts for _, _, _, log in replays.values() for _, response, facts in log if not response.get("ok")]
     assert refusals
     assert all(facts["reason"][-1] == "ACTION.REFUSAL" and facts["ok"] == facts["reason"] for facts in refusals)
+    assert all(facts["to_act"] == ("ACTION.REFUSAL",) for facts in refusals if "state" in facts)
 
 
 # --- scenarios from the rules text ----------------------------------------------------------------

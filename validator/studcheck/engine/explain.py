@@ -332,7 +332,7 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
             continue
         if facing_bring_in:
             out["legal." + other.value] = ("BRING-IN.FACING",)
-        elif other is ActionType.COMPLETE:
+        elif other is ActionType.COMPLETE and round_.opening:  # complete exists only in the opening round
             out["legal.complete"] = ("BIGBET.BRING-IN",) if big else ("BRING-IN.COMPLETION-NOT-RAISE",)
     if facing_bring_in:
         out["legal"] = ("BRING-IN.FACING",)
@@ -365,6 +365,15 @@ def refusal_rules(refused: Refused, legal_facts: Mapping[str, tuple[str, ...]]) 
     return rules + ("ACTION.REFUSAL",)
 
 
+def _kind_rules(kind: ActionType, legal_facts: Mapping[str, tuple[str, ...]], round_: Round) -> tuple[str, ...]:
+    """The rules of `legal.<kind>`; a bet, completion or raise that is not the round's wager kind
+    answers to the rules of the kind that is (a bet facing a bet is a raise)."""
+    rules = legal_facts.get("legal." + kind.value)
+    if not rules and kind in _WAGERS:
+        rules = legal_facts.get("legal." + betting.wager_kind(round_).value)
+    return rules or ()
+
+
 def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_facts: Mapping[str, tuple[str, ...]],
                    seat: SeatState | None, round_: Round | None, seats: Sequence[SeatState], table: Table | None,
                    showdown: bool, must_show: bool) -> tuple[str, ...]:
@@ -381,7 +390,7 @@ def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_f
     if seat is None or round_ is None or table is None:
         return ()
     if reason in (Reason.RAISE_CAP_REACHED, Reason.BETTING_NOT_REOPENED):
-        return legal_facts.get("legal." + kind.value) or ()
+        return _kind_rules(kind, legal_facts, round_)
     opening = round_.level == 0 and round_.opening
     if reason is Reason.ILLEGAL_ACTION:
         if opening and kind in (ActionType.FOLD, ActionType.CHECK):
@@ -393,12 +402,14 @@ def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_f
             return ("BRING-IN.CHOICE",) if opening else ("BET.CHECK",)
         if kind is ActionType.BRING_IN:
             return ("BRING-IN.CHOICE",)
-        return legal_facts.get("legal." + kind.value) or ()
+        return _kind_rules(kind, legal_facts, round_)
     # invalid_amount
-    if amount is None or kind not in _AMOUNT_KINDS:
-        return ()
+    if kind not in _AMOUNT_KINDS:
+        return ()  # an amount given to an action that takes none
     if kind is ActionType.BRING_IN:
-        return ("BRING-IN.CHOICE",)
+        return ("BRING-IN.CHOICE",) if table.is_bring_in_seat else ("BRING-IN.ALL-IN-ANTE",)
+    if type(amount) is not int:  # no amount, or not a whole number: the kind's own amount rule
+        return _kind_rules(kind, legal_facts, round_)
     if kind is ActionType.CALL:
         if amount == round_.level + table.ante or amount == round_.level - seat.committed + table.ante:
             return ("ANTE.DEAD",)
@@ -484,9 +495,10 @@ def award_rules(
         return out
     out["high"] = tuple(side) + ("HILO.SPLIT",) + high_ranking
     out["low"] = tuple(side) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+    scooper = high_winners[0] if len(pot.high) == 1 and list(pot.low) == high_winners else None  # both halves whole
     for seat in high_winners:
         rules = list(side)
-        if seat in pot.low:
+        if seat == scooper:
             rules.append("HILO.SCOOP")
         shares = _share_rules(pot.high, high_tied, options)
         if high_tied > 1:
@@ -498,7 +510,7 @@ def award_rules(
         if low_tied > 1:
             rules.append("HILO.QUARTER")
         rules += [rule for rule in _share_rules(pot.low, low_tied, options) if rule != "POT.SPLIT"]
-        if seat in pot.high:
+        if seat == scooper:
             rules.append("HILO.SCOOP")
         out[f"low.{seat}"] = tuple(rules) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
     return out
@@ -782,6 +794,8 @@ def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int
             if winner and not notes.get(f"result.stacks.{winner}"):
                 notes.add(f"result.stacks.{winner}", *rules)
     main = notes.get("result.pots[0].winners") or notes.get("result.pots[0].high") or ("POT.SIDE",)
+    notes.add("result.stacks", *main)
+    notes.add("result.returned", "POT.UNCALLED")
     for seat_number in hand.seats:
         if not notes.get(f"result.stacks.{seat_number}"):
             notes.add(f"result.stacks.{seat_number}", *(notes.get(f"result.returned.{seat_number}") or main))

@@ -9,6 +9,14 @@ The harness asks for explanations only when a case diverges: it replays the case
 reference with a collector and blames the rule that explains the first differing fact (`lookup`).
 The helpers below decide which rule a branch stands for from values the hand already has; none of
 them changes the hand.
+
+Facts: `street`, `to_act`, `community`, `legal` and `legal.<kind>` (offered, or absent for a
+reason a reader may ask about), `up.<seat>`, `down.<seat>`, `stacks.<seat>`, `committed.<seat>`,
+`folded`, `all_in`, `shown`, `mucked`, `pots`, `pot_total`, `ok` (the accepted action's legal
+entry), and at the end `result.showdown_order`, `result.rake`, `result.returned.<seat>`,
+`result.pots[<i>].amount|eligible`, `result.pots[<i>].winners|high|low.<seat>`,
+`result.stacks.<seat>`. A fact keeps its explanation until the branch that changes it records a
+new one. Refusals are explained by `refusal_rules` and `setup_rules` (protocol/serve.py adds them).
 """
 
 from __future__ import annotations
@@ -582,6 +590,7 @@ def refusal_of(hand: Hand, action: Action, reason: Reason) -> tuple[str, ...]:
 
 
 def table_of(hand: Hand, seat: SeatState) -> Table:
+    """The game facts the legal-action rules of `seat` depend on."""
     layout = hand.layout
     decided = layout.open_pair_street or (layout.streets[1] if len(layout.streets) > 1 else None)
     return Table(
@@ -593,6 +602,7 @@ def table_of(hand: Hand, seat: SeatState) -> Table:
 
 
 def legal_facts(hand: Hand) -> dict[str, tuple[str, ...]]:
+    """`legal` and `legal.<kind>` for the seat to act (empty between rounds and at the end)."""
     if hand.to_act is None or hand.round is None:
         return {}
     seat = hand.seats[hand.to_act]
@@ -601,6 +611,7 @@ def legal_facts(hand: Hand) -> dict[str, tuple[str, ...]]:
 
 
 def note_antes(hand: Hand) -> None:
+    """Stacks and the pot after the antes (dead money; all-in on the ante)."""
     assert hand._notes is not None
     notes = hand._notes
     ante_all_in = False
@@ -617,6 +628,7 @@ def note_antes(hand: Hand) -> None:
 
 
 def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
+    """The opening deal (third street; five-card second street)."""
     assert hand._notes is not None
     rule = "FIVE.DEAL" if hand.variant is Variant.FIVE_CARD_STUD else "DEAL.THIRD"
     for seat in hand._seat_list:
@@ -627,12 +639,14 @@ def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
 
 
 def street_rules(hand: Hand, *, remade: bool = False, burned: bool = False) -> list[str]:
+    """The rules that put a card where it is on a later street, most specific first."""
     if hand.variant is Variant.FIVE_CARD_STUD:
         return (["FIVE.SHORT-STUB"] if remade else []) + ["FIVE.STREETS"]
     return (["DEAL.SHORT-STUB.REMAKE"] if remade else []) + (["DEAL.BURN"] if burned else []) + ["DEAL.STREETS"]
 
 
 def note_street(hand: Hand, dealt: list[int]) -> None:
+    """One up card each on fourth to sixth street (five-card third and fourth)."""
     assert hand._notes is not None
     rules = street_rules(hand, burned=hand.options.burn_cards)
     for seat in dealt:
@@ -640,6 +654,7 @@ def note_street(hand: Hand, dealt: list[int]) -> None:
 
 
 def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned: bool, community: bool) -> None:
+    """The last card: dealt to each, after a remade stub, or one community card (short stub)."""
     assert hand._notes is not None
     rules = street_rules(hand, remade=remade, burned=burned)
     face = "up" if hand.layout.last_face_up else "down"
@@ -654,6 +669,7 @@ def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned
 
 
 def note_first_actor(hand: Hand, first: int) -> None:
+    """Who opens a round: the bring-in card, or the best board (and why the round before ended)."""
     assert hand._notes is not None and hand.round is not None
     notes = hand._notes
     if hand.round.opening:
@@ -682,6 +698,7 @@ def note_first_actor(hand: Hand, first: int) -> None:
 
 
 def note_action(hand: Hand, action: Action, legal: LegalAction) -> None:
+    """An accepted action: the rules of the legal entry it matched explain what it changed."""
     assert hand._notes is not None
     notes = hand._notes
     if hand.street is Street.SHOWDOWN:
@@ -724,6 +741,7 @@ def note_turn(hand: Hand, seat_number: int) -> None:
 
 
 def runout_rules(hand: Hand) -> tuple[str, ...]:
+    """A street dealt without betting: fewer than two players can bet (after the round that ended)."""
     assert hand._notes is not None
     before = hand._notes.get("street")
     if before and before[0] == "ALLIN.RUNOUT":
@@ -732,6 +750,7 @@ def runout_rules(hand: Hand) -> tuple[str, ...]:
 
 
 def note_last_live(hand: Hand) -> None:
+    """Everyone else folded: the hand ends without a showdown."""
     assert hand._notes is not None and hand.round is not None
     winner = hand._live()[0].seat
     all_fold = hand.round.opening and winner == hand.bring_in_seat
@@ -741,6 +760,7 @@ def note_last_live(hand: Hand) -> None:
 
 
 def note_returned(hand: Hand, seat: int) -> None:
+    """Uncalled chips given back at the end of a round."""
     assert hand._notes is not None and hand.round is not None
     bring_in = hand.seats.get(hand.bring_in_seat) if hand.bring_in_seat is not None else None
     partial = hand.round.opening and bring_in is not None and bring_in.all_in and bring_in.committed < hand.stakes.bring_in
@@ -751,6 +771,7 @@ def note_returned(hand: Hand, seat: int) -> None:
 
 
 def note_showdown_order(hand: Hand, first: int) -> None:
+    """Who shows first: the last aggressor of the final round, else the unbet-showdown option."""
     assert hand._notes is not None
     if hand.seventh_aggressor is not None and first == hand.seventh_aggressor:
         rules: tuple[str, ...] = ("SHOWDOWN.ORDER.AGGRESSOR",)
@@ -761,6 +782,7 @@ def note_showdown_order(hand: Hand, first: int) -> None:
 
 
 def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int) -> None:
+    """The result: returned chips, rake, pots and each share of each pot, the final stacks."""
     assert hand._notes is not None
     notes = hand._notes
     at_showdown = hand.street is Street.SHOWDOWN

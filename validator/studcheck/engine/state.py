@@ -19,6 +19,8 @@ from studcheck.engine import betting, showdown
 from studcheck.engine.betting import Round, SeatState
 from studcheck.engine.dealing import Dealer
 from studcheck.engine.errors import IllegalAction, Reason
+from studcheck.engine import explain
+from studcheck.engine.explain import Notes
 from studcheck.rules import (
     AMOUNT_ACTIONS,
     ActionType,
@@ -103,6 +105,7 @@ class Hand:
         seats: Sequence[SeatSetup],
         deck: Sequence[Card],
         remade_stub: Sequence[Card] | None = None,
+        notes: Notes | None = None,
     ) -> None:
         if not isinstance(variant, Variant):
             raise SetupError("variant", f"must be one of {[v.value for v in Variant]}")
@@ -139,6 +142,7 @@ class Hand:
         self._legal: tuple[LegalAction, ...] | None = None
         self._pots: list[tuple[int, list[int]]] = []  # snapshot pots (amount, eligible) for _pots_key
         self._pots_key: tuple[Street, int, int] | None = None
+        self._notes = notes  # the explanation collector (explain.py); None: nothing is recorded
         self._post_antes()
         self._deal_opening()
         self._start_round()
@@ -158,6 +162,8 @@ class Hand:
     def apply(self, action: Action) -> None:
         """Apply one action, or raise IllegalAction and change nothing."""
         legal = self._check(action)
+        if self._notes is not None:
+            explain.note_action(self, action, legal)
         self._legal = None
         self.events.append({"event": "action", "seat": action.seat, "action": _KIND_TEXT[legal.action], "amount": legal.amount})
         if self.street is _SHOWDOWN:
@@ -310,6 +316,8 @@ class Hand:
                 seat.stack -= amount
                 seat.total += amount
                 log({"event": "ante", "seat": seat.seat, "amount": amount})
+        if self._notes is not None:
+            explain.note_antes(self)
 
     def _deal_opening(self) -> None:
         """The first deal (seven-card: down, down, door; five-card: down, door), one card a round,
@@ -331,6 +339,8 @@ class Hand:
             seat.up, seat.up_text = [cards[i] for i in up], [texts[i] for i in up]
         doors = {seat.seat: seat.up[0] for seat in seats}
         self.bring_in_seat = betting.bring_in_seat(self.variant, self.options, doors)
+        if self._notes is not None:
+            explain.note_opening(self, doors)
 
     def _live(self) -> list[SeatState]:
         return [s for s in self.seats.values() if not s.folded]
@@ -352,6 +362,8 @@ class Hand:
             for seat_number, card in deal.cards.items():
                 self.seats[seat_number].deal(card, face_up=face_up)
                 self.events.append({"event": "deal", "seat": seat_number, "card": card.text, "face": "up" if face_up else "down"})
+            if self._notes is not None:
+                explain.note_last_street(self, deal.cards, remade=deal.remade, burned=deal.burn is not None, community=deal.community is not None)
             return
         self.fourth_dealt = True
         if self.options.burn_cards:
@@ -360,6 +372,8 @@ class Hand:
             card = self._dealer.take()
             seat.deal(card, face_up=True)
             self.events.append({"event": "deal", "seat": seat.seat, "card": card.text, "face": "up"})
+        if self._notes is not None:
+            explain.note_street(self, [seat.seat for seat in live])
 
     # --- betting rounds -----------------------------------------------------------------------
 
@@ -370,6 +384,8 @@ class Hand:
             if bettors >= 2:
                 self._open_round(bettors)
                 return
+            if self._notes is not None:
+                self._notes.add("street", *explain.runout_rules(self))
             if self.street is self._last:
                 self._begin_showdown()
                 return
@@ -410,6 +426,8 @@ class Hand:
         else:
             first = self._first_actor()
         self.to_act = betting.next_to_act(self._seat_list, self.order.index(first), self.round)
+        if self._notes is not None:
+            explain.note_first_actor(self, first)
 
     def _first_actor(self) -> int:
         boards = {s.seat: s.up[:4] for s in self._live()}
@@ -435,10 +453,14 @@ class Hand:
             if self.street is self._last:
                 self.seventh_aggressor = seat_number
         if self._live_count == 1:
+            if self._notes is not None:
+                explain.note_last_live(self)
             self._end_round()
             self._finish()
             return
         self.to_act = betting.next_to_act(self._seat_list, self.order.index(seat_number) + 1, self.round)
+        if self._notes is not None:
+            explain.note_turn(self, seat_number)
         if self.to_act is None:
             self._end_round()
             if self.street is self._last:
@@ -458,6 +480,8 @@ class Hand:
             top.total -= excess
             self.returned[top.seat] = self.returned.get(top.seat, 0) + excess
             self.events.append({"event": "return", "seat": top.seat, "amount": excess})
+            if self._notes is not None:
+                explain.note_returned(self, top.seat)
         for seat in self.seats.values():
             seat.committed = 0
         self.to_act = None
@@ -477,6 +501,8 @@ class Hand:
             first = self._first_actor()
         ring = betting.clockwise_from(self.order, first)
         self._showdown_queue = [seat for seat in ring if not self.seats[seat].folded]
+        if self._notes is not None:
+            explain.note_showdown_order(self, first)
         self._advance_showdown()
 
     def _contenders(self) -> list[int]:
@@ -540,6 +566,8 @@ class Hand:
                 for seat_number, amount in shares.items():
                     self.seats[seat_number].stack += amount
                     self.events.append({"event": "award", "pot": index, "seat": seat_number, "amount": amount, "half": half})
+        if self._notes is not None:
+            explain.note_finish(self, pots, returned, rake)
         self.street = Street.COMPLETE
         self.to_act = None
         self.round = None
@@ -570,6 +598,17 @@ class Hand:
         extra = [self.community] if self.community is not None else []
         return {seat: s.down + s.up + extra for seat, s in self.seats.items()}
 
+    # --- explanations (explain.py) ------------------------------------------------------------
+
+    def explain_state(self) -> None:
+        """Record the facts derived from the current state (the legal actions, the pots) into the
+        collector, if any; the Server calls this after each answer when explanations are wanted."""
+        if self._notes is not None:
+            explain.note_state(self, self._notes)
+
+    def explain_refusal(self, action: Action, reason: Reason) -> tuple[str, ...]:
+        """The rules behind refusing `action` with `reason` (the hand is unchanged)."""
+        return explain.refusal_of(self, action, reason)
 
 def _amount_text(legal: LegalAction) -> str:
     return str(legal.amount) if legal.top is None else f"from {legal.amount} to {legal.top}"

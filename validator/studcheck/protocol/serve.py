@@ -20,6 +20,10 @@ from studcheck.rules import ActionType, Options, SeatSetup, SetupError, Stakes, 
 ENGINE_NAME = "studcheck-reference"
 
 HandFactory = Callable[..., Any]
+#: after a refused act, every part of the state (as the protocol and compare.py name them) is
+#: explained by ACTION.REFUSAL: it must be exactly as before
+_UNCHANGED = ("state", "street", "to_act", "legal", "seats", "community", "pots", "pot_total", "result", "stacks",
+              "committed", "up", "down", "folded", "all_in", "shown", "mucked")
 
 
 def _error(seq: Any, reason: ErrorReason | str, message: str) -> dict[str, Any]:
@@ -36,9 +40,17 @@ def declared_options() -> dict[str, Any]:
 
 
 class Server:
-    """One engine session: at most one current hand, replaced by each `new_hand`."""
+    """One engine session: at most one current hand, replaced by each `new_hand`.
 
-    def __init__(self, hand_factory: HandFactory | None = None) -> None:
+    With `explain=True` every hand gets an explanation collector (engine/explain.py) and, after
+    each `handle`, `explanations` holds the rules behind the answer just given: fact path -> rule
+    IDs, most specific first: the state's facts after a successful new_hand, act or state; after a
+    refusal, `ok` and `reason` (the rule that forbids it first, ACTION.REFUSAL last) and, for a
+    refused act, every part of the state (ACTION.REFUSAL: it must not change). The hand factory
+    must then accept a `notes` keyword (Hand and its subclasses do).
+    """
+
+    def __init__(self, hand_factory: HandFactory | None = None, *, explain: bool = False) -> None:
         if hand_factory is None:
             from studcheck.engine import Hand
 
@@ -46,8 +58,16 @@ class Server:
         self._hand_factory = hand_factory
         self._hand: Any = None
         self.finished = False
+        self.explain = explain
+        self.explanations: dict[str, tuple[str, ...]] = {}
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        response = self._handle(request)
+        if self.explain:
+            self._explain(request, response)
+        return response
+
+    def _handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(request, Mapping):
             return _error(None, ErrorReason.BAD_REQUEST, "a request must be a JSON object")
         seq = request.get("seq")
@@ -65,6 +85,51 @@ class Server:
         response: dict[str, Any] = handler(seq, request)
         return response
 
+    def _explain(self, request: Any, response: Mapping[str, Any]) -> None:
+        """Fill `explanations` for the answer just given (only with explain=True)."""
+        from studcheck.engine.explain import setup_rules
+
+        try:
+            kind = RequestType(request.get("type")) if isinstance(request, Mapping) else None
+        except ValueError:
+            kind = None
+        if kind is None:
+            self.explanations = {}
+            return
+        hand = self._hand
+        if response.get("ok"):
+            if hand is None or kind not in (RequestType.NEW_HAND, RequestType.ACT, RequestType.STATE):
+                self.explanations = {}
+                return
+            hand.explain_state()
+            facts: dict[str, tuple[str, ...]] = hand._notes.facts()
+            if kind is RequestType.NEW_HAND:
+                facts["ok"] = setup_rules(request.get("variant"), None)
+            self.explanations = facts
+            return
+        error = response.get("error") or {}
+        rules = self._refusal(kind, request, str(error.get("reason")), str(error.get("message")))
+        self.explanations = {"ok": rules, "reason": rules}
+        if kind is RequestType.ACT and hand is not None:
+            # A refused action changes nothing: any difference in the state after it is ACTION.REFUSAL's.
+            self.explanations.update(dict.fromkeys(_UNCHANGED, ("ACTION.REFUSAL",)))
+
+    def _refusal(self, kind: RequestType, request: Mapping[str, Any], reason: str, message: str) -> tuple[str, ...]:
+        from studcheck.engine import Action, Reason
+        from studcheck.engine.explain import setup_rules
+
+        if kind is RequestType.NEW_HAND:
+            return setup_rules(request.get("variant"), message)
+        if kind is RequestType.ACT and self._hand is not None:
+            try:
+                action = Action(seat=request["seat"], action=ActionType(request["action"]), amount=request.get("amount"))
+                code = Reason(reason)
+            except (KeyError, ValueError):
+                return ("ACTION.REFUSAL",)
+            rules: tuple[str, ...] = self._hand.explain_refusal(action, code)
+            return rules
+        return ("ACTION.REFUSAL",)
+
     def _hello(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         if request["protocol"] != PROTOCOL:
             return _error(seq, ErrorReason.UNSUPPORTED, f"this engine speaks protocol {PROTOCOL}, not {request['protocol']}")
@@ -80,7 +145,13 @@ class Server:
     def _new_hand(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         try:
             stub = request["remade_stub"]
+            extra: dict[str, Any] = {}
+            if self.explain:
+                from studcheck.engine.explain import Notes
+
+                extra["notes"] = Notes()
             hand = self._hand_factory(
+                **extra,
                 variant=Variant(request["variant"]),
                 options=Options.from_json(request["options"]),
                 stakes=Stakes(**request["stakes"]),

@@ -1,0 +1,823 @@
+"""Which rule decided each fact of the state: bookkeeping beside the hand, never a second engine.
+
+A `Hand` built with a `Notes` collector records, beside the branch that produced a fact, the rule
+IDs (spec/rules.yaml) that decided it, most specific first, keyed by the fact's path in the
+harness's Mismatch syntax (`to_act`, `legal.raise`, `up.3`, `result.pots[0].winners.2`). A hand
+without a collector records nothing: every recording call sits behind `if notes is not None`.
+
+The harness asks for explanations only when a case diverges: it replays the case on the
+reference with a collector and blames the rule that explains the first differing fact (`lookup`).
+The helpers below decide which rule a branch stands for from values the hand already has; none of
+them changes the hand.
+
+Facts: `street`, `to_act`, `community`, `legal` and `legal.<kind>` (offered, or absent for a
+reason a reader may ask about), `up.<seat>`, `down.<seat>`, `stacks.<seat>`, `committed.<seat>`,
+`folded`, `all_in`, `shown`, `mucked`, `pots`, `pot_total`, `ok` (the accepted action's legal
+entry), and at the end `result.showdown_order`, `result.rake`, `result.returned.<seat>`,
+`result.pots[<i>].amount|eligible`, `result.pots[<i>].winners|high|low.<seat>`,
+`result.stacks.<seat>`. A fact keeps its explanation until the branch that changes it records a
+new one. Refusals are explained by `refusal_rules` and `setup_rules` (protocol/serve.py adds them).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from studcheck.cards import Card
+from studcheck.engine import betting
+from studcheck.engine.betting import LegalList, Round, SeatState
+from studcheck.engine.errors import Reason
+from studcheck.engine.showdown import Pot
+from studcheck.evaluate import exposed_high_key, exposed_low_key, high_category, high_value, low8_value, razz_value
+from studcheck.rules import ActionType, BringInTie, FirstActorTie, HeadsUp, OddChip, Options, Street, Variant
+
+if TYPE_CHECKING:
+    from studcheck.engine.state import Action, Hand, LegalAction
+
+Facts = dict[str, tuple[str, ...]]
+
+
+class Notes:
+    """The rules behind each fact of the current state (path -> rule IDs, most specific first)."""
+
+    def __init__(self) -> None:
+        self._facts: Facts = {}
+
+    def add(self, fact: str, *rules: str) -> None:
+        """Record (or replace) the rules that decided `fact`."""
+        self._facts[fact] = tuple(rules)
+
+    def get(self, fact: str) -> tuple[str, ...]:
+        return self._facts.get(fact, ())
+
+    def clear_prefix(self, prefix: str) -> None:
+        """Forget `prefix` and every fact under it (`legal` also drops `legal.raise`)."""
+        for fact in [f for f in self._facts if f == prefix or f.startswith(prefix + ".") or f.startswith(prefix + "[")]:
+            del self._facts[fact]
+
+    def clear(self) -> None:
+        self._facts.clear()
+
+    def facts(self) -> Facts:
+        """A copy of every recorded fact."""
+        return dict(self._facts)
+
+
+def parent_path(path: str) -> str | None:
+    """`result.pots[0].winners.3` -> `result.pots[0].winners` -> `result.pots[0]` -> `result.pots`
+    -> `result` -> None."""
+    if path.endswith("]"):
+        start = path.rfind("[")
+        if start > 0:
+            return path[:start]
+    dot = path.rfind(".")
+    if dot > 0:
+        return path[:dot]
+    return None
+
+
+def lookup(facts: Mapping[str, tuple[str, ...]], path: str) -> tuple[str, ...]:
+    """The rules for `path`, else for its ever shorter prefixes, else ()."""
+    current: str | None = path
+    while current is not None:
+        rules = facts.get(current)
+        if rules:
+            return tuple(rules)
+        current = parent_path(current)
+    return ()
+
+
+# --- who brings in, who acts first --------------------------------------------------------------
+
+
+def _card_rank(card: Card, ace_low: bool) -> int:
+    rank = (card.index >> 2) + 2
+    return 1 if ace_low and rank == 14 else rank
+
+
+def bring_in_rules(variant: Variant, tie: BringInTie, doors: Mapping[int, Card]) -> tuple[str, ...]:
+    """The bring-in card rule, after the tie rule when several door cards share the bring-in rank."""
+    razz = variant is Variant.RAZZ
+    ranks = [_card_rank(card, razz) for card in doors.values()]
+    worst = max(ranks) if razz else min(ranks)
+    rules: list[str] = []
+    if ranks.count(worst) > 1:
+        rules.append("BRING-IN.TIE.SUIT" if tie is BringInTie.SUIT else "BRING-IN.TIE.SEAT")
+    if variant is Variant.FIVE_CARD_STUD:
+        rules += ["FIVE.BRING-IN", "BRING-IN.CARD.LOW"]
+    else:
+        rules.append("BRING-IN.CARD.HIGH" if razz else "BRING-IN.CARD.LOW")
+    return tuple(rules)
+
+
+def _naive_key(board: Sequence[Card], razz: bool) -> tuple[int, ...]:
+    """Boards compared card by card from the highest (lower is better in Razz), pairs ignored:
+    where this disagrees with the exposed ranking, that ranking decided (EXPOSED-RANKING)."""
+    ranks = sorted((_card_rank(card, razz) for card in board), reverse=True)
+    return tuple(-r for r in ranks) if razz else tuple(ranks)
+
+
+def first_actor_rules(
+    variant: Variant,
+    tie: FirstActorTie,
+    boards: Mapping[int, Sequence[Card]],
+    folded_boards: Mapping[int, Sequence[Card]],
+    chosen: int,
+    *,
+    all_in_skipped: bool,
+    last_street: bool,
+    community: bool,
+) -> tuple[str, ...]:
+    """Why `chosen` (the best live board) leads this street: tie, all-in, last street, ranking."""
+    razz = variant is Variant.RAZZ
+    key_of = exposed_low_key if razz else exposed_high_key
+    keys = {seat: key_of(board) for seat, board in boards.items()}
+    best = keys[chosen]
+    rules: list[str] = []
+    if sum(1 for key in keys.values() if key == best) > 1:
+        rules.append("BET.FIRST-ACTOR.TIE.SUIT" if tie is FirstActorTie.SUIT else "BET.FIRST-ACTOR.TIE.SEAT")
+    if all_in_skipped:
+        rules.append("BET.FIRST-ACTOR.ALL-IN")
+    if any(key_of(board) > best for board in folded_boards.values()):
+        rules.append("BET.FIRST-ACTOR.FOLDED")
+    if last_street and variant is not Variant.FIVE_CARD_STUD:
+        if community:
+            rules.append("DEAL.COMMUNITY.FIRST-ACTOR")
+        rules.append("BET.FIRST-ACTOR.SEVENTH")
+    naive = {seat: _naive_key(board, razz) for seat, board in boards.items()}
+    if len(boards) > 1 and max(naive.values()) != naive[chosen]:
+        rules.append("BET.FIRST-ACTOR.EXPOSED-RANKING")
+    if variant is Variant.FIVE_CARD_STUD:
+        rules.append("FIVE.FIRST-ACTOR")
+    else:
+        rules.append("BET.FIRST-ACTOR.LOW" if razz else "BET.FIRST-ACTOR.HIGH")
+    if "BET.FIRST-ACTOR.EXPOSED-RANKING" not in rules:
+        rules.append("BET.FIRST-ACTOR.EXPOSED-RANKING")
+    return tuple(rules)
+
+
+# --- hands at showdown ----------------------------------------------------------------------------
+
+
+def _choice_matters(cards: Sequence[Card]) -> bool:
+    """More than five cards holding more made groups than five can use (three pairs, two sets,
+    quads beside a pair or set): the best five must be chosen (HAND.HIGH.BEST-FIVE)."""
+    if len(cards) <= 5:
+        return False
+    counts = sorted(Counter(card.index >> 2 for card in cards).values(), reverse=True)
+    groups = [count for count in counts if count > 1]
+    return len(groups) >= 3 or (len(groups) >= 2 and groups[0] >= 3)
+
+
+def high_rules(variant: Variant, hands: Mapping[int, Sequence[Card]], winners: Sequence[int], contenders: Sequence[int]) -> tuple[str, ...]:
+    """Why these high hands won: the category, or the kickers, or the wheel; the best five."""
+    values = {seat: high_value(hands[seat]) for seat in contenders}
+    rules: list[str] = []
+    ranks = {seat: sorted(card.index >> 2 for card in hands[seat]) for seat in winners}
+    if len(winners) > 1 and len({tuple(r) for r in ranks.values()}) > 1:
+        rules.append("HAND.HIGH.BEST-FIVE")  # equal fives; the cards that do not play differ
+    elif any(_choice_matters(hands[seat]) for seat in contenders):
+        rules.append("HAND.HIGH.BEST-FIVE")
+    top = values[winners[0]]
+    losers = [values[seat] for seat in contenders if seat not in winners]
+    wheel = any(_is_wheel(values[seat]) for seat in contenders)
+    if wheel:
+        rules.append("HAND.HIGH.WHEEL")
+    if losers:
+        second = max(losers)
+        rules.append("HAND.HIGH.RANKING" if high_category(second) != high_category(top) else "HAND.HIGH.KICKERS")
+    if variant is Variant.FIVE_CARD_STUD:
+        rules.append("FIVE.HAND")
+    rules += [r for r in ("HAND.HIGH.RANKING", "HAND.HIGH.KICKERS", "HAND.HIGH.BEST-FIVE") if r not in rules]
+    return tuple(rules)
+
+
+def _is_wheel(value: int) -> bool:
+    category = value >> 20
+    return category in (4, 8) and (value >> 16) & 0xF == 5
+
+
+# --- legal actions and refusals -------------------------------------------------------------------
+
+_WAGERS = (ActionType.BET, ActionType.RAISE, ActionType.COMPLETE)
+_AMOUNT_KINDS = frozenset({ActionType.BRING_IN, ActionType.CALL, ActionType.BET, ActionType.RAISE, ActionType.COMPLETE})
+
+
+@dataclass(frozen=True, kw_only=True)
+class Table:
+    """What the legal-action rules depend on beyond the round: the game, its options and stakes."""
+
+    variant: Variant
+    options: Options
+    bring_in: int
+    ante: int
+    is_bring_in_seat: bool
+    #: the street where the open-pair double bet is decided (fourth; five-card third) and whether an
+    #: open pair shows there
+    open_pair_street: bool
+    open_pair: bool
+
+
+def _limits(table: Table) -> str:
+    return "FIVE.LIMITS" if table.variant is Variant.FIVE_CARD_STUD else "BET.LIMITS"
+
+
+def _open_pair_rule(table: Table) -> str:
+    return "FIVE.OPEN-PAIR" if table.variant is Variant.FIVE_CARD_STUD else "BET.DOUBLE.OPEN-PAIR"
+
+
+def cap_rules(round_: Round, seats: Sequence[SeatState], options: Options) -> tuple[str, ...]:
+    """Why no more raises: the heads-up option when it was weighed, the completion that is no raise."""
+    rules: list[str] = []
+    if betting.count_bettors(seats) == 2 or round_.began_heads_up or options.heads_up is not HeadsUp.CAPPED and round_.capped_multiway:
+        rules.append("BET.CAP.HEADS-UP")
+    if round_.opening:
+        rules.append("BRING-IN.COMPLETION-NOT-RAISE")
+    rules.append("BET.CAP")
+    return tuple(rules)
+
+
+def _reopened_by_sum(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> bool:
+    """Reopened for this seat only by short all-ins that add up (ALLIN.CUMULATIVE, BIGBET.CUMULATIVE).
+
+    Fixed limit counts the wagers that reopen for everyone; pot and no limit keep no counter, so
+    there it is two or more all-ins above what the seat matched."""
+    acted = seat.acted_at
+    if acted is None:
+        return False
+    if not round_.big_bet:
+        return round_.reopening <= seat.acted_after
+    return sum(1 for s in seats if s.all_in and s.committed > acted) >= 2
+
+
+def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequence[SeatState], table: Table, amounts: Sequence[int]) -> tuple[str, ...]:
+    """Why the wager of the round (`kind`) is offered at `amounts`, or not at all (no amounts)."""
+    block = betting.wager_block(seat, round_, seats)
+    most = seat.committed + seat.stack
+    if block is Reason.RAISE_CAP_REACHED:
+        return cap_rules(round_, seats, table.options)
+    if block is Reason.BETTING_NOT_REOPENED:
+        return ("BIGBET.FULL-RAISE",) if round_.big_bet else ("ALLIN.HALF-BET.SHORT",)
+    if block is not None:
+        return ("ALLIN.CALL-SHORT",) if most <= round_.level else ("ALLIN.RUNOUT", "BET.ROUND-END")
+    rules: list[str] = []
+    if _reopened_by_sum(seat, round_, seats) and (round_.big_bet or table.variant is not Variant.FIVE_CARD_STUD):
+        rules.append("BIGBET.CUMULATIVE" if round_.big_bet else "ALLIN.CUMULATIVE")
+    if round_.big_bet:
+        if kind is ActionType.RAISE and round_.level >= round_.raise_size * (2 + table.options.max_raises):
+            rules.append("BIGBET.NO-CAP")  # more raises than a fixed-limit cap would have allowed
+        low, high = betting.wager_range(seat, round_, seats)
+        if low == high == most and most < round_.level + round_.raise_size:
+            rules.append("BIGBET.ALL-IN-SHORT")
+        if table.open_pair_street and table.open_pair and table.variant in (Variant.STUD_HIGH, Variant.FIVE_CARD_STUD):
+            rules.append("BIGBET.NO-DOUBLE")
+        minimum = "BIGBET.MIN-BET" if kind is ActionType.BET else "BIGBET.MIN-RAISE"
+        rules += ["BIGBET.POT-MAX", minimum] if round_.pot_limit else [minimum, "BIGBET.NO-LIMIT-MAX"]
+        return tuple(rules)
+    if round_.wagers >= round_.cap:
+        rules.append("BET.CAP.HEADS-UP")
+    if amounts and max(amounts) == most and most < round_.full_level + round_.unit:
+        rules.append("ALLIN.CALL-SHORT")
+    small_street = round_.unit == round_.small or round_.double
+    if round_.double and round_.big != round_.small:
+        rules += ["BET.DOUBLE.RAISES", _open_pair_rule(table)] if round_.level > 0 and kind is not ActionType.COMPLETE else [_open_pair_rule(table), "BET.DOUBLE.RAISES"]
+    elif table.open_pair_street and table.open_pair and table.options.open_pair_double and table.variant in (Variant.STUD_HIGH, Variant.FIVE_CARD_STUD) and not small_street:
+        rules += ["BET.DOUBLE.RAISES", _open_pair_rule(table)]
+    elif table.open_pair_street and table.open_pair:
+        rules.append("BET.DOUBLE.ABSENT")
+    if kind is ActionType.COMPLETE:
+        rules.append("BRING-IN.CHOICE" if table.is_bring_in_seat and round_.level == 0 else "BRING-IN.FACING")
+    elif kind is ActionType.RAISE and round_.opening:
+        rules.append("BRING-IN.COMPLETION-NOT-RAISE")
+    rules += [_limits(table), "BET.FIXED-AMOUNT"]
+    return tuple(rules)
+
+
+def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], legal: LegalList, table: Table) -> Facts:
+    """`legal` and `legal.<kind>` for every kind offered, and for the absent kinds a reader may expect."""
+    kinds = {kind for kind, _, _ in legal}
+    out: Facts = {}
+    most = seat.committed + seat.stack
+    big = round_.big_bet
+    if round_.level == 0 and round_.opening:
+        if table.is_bring_in_seat:
+            base: tuple[str, ...] = ("BIGBET.BRING-IN", "BRING-IN.CHOICE") if big else ("BRING-IN.CHOICE",)
+            out["legal"] = base
+            out["legal.fold"] = out["legal.check"] = ("BRING-IN.CHOICE",)
+            out["legal.bring_in"] = ("BRING-IN.ALL-IN-PARTIAL", "BRING-IN.CHOICE") if most < table.bring_in else base
+        else:
+            base = ("BRING-IN.ALL-IN-ANTE", "BIGBET.BRING-IN") if big else ("BRING-IN.ALL-IN-ANTE",)
+            out["legal"] = out["legal.fold"] = out["legal.check"] = out["legal.bring_in"] = base
+        if big:
+            out["legal.complete"] = ("BIGBET.BRING-IN",)
+        else:
+            amounts = [amount for kind, amount, _ in legal if kind is ActionType.COMPLETE and amount is not None]
+            out["legal.complete"] = wager_rules(ActionType.COMPLETE, seat, round_, seats, table, amounts) if amounts else base
+        out["legal.bet"] = out["legal.raise"] = ("BIGBET.BRING-IN",) if big else base
+        return out
+    facing_bring_in = round_.opening and not big and round_.wagers == 0
+    out["legal.fold"] = ("BET.FOLD",)
+    out["legal.check"] = ("BET.CHECK",)
+    call = [amount for kind, amount, _ in legal if kind is ActionType.CALL]
+    if call and call[0] is not None and call[0] < round_.level:
+        out["legal.call"] = ("ALLIN.CALL-SHORT",)
+    elif facing_bring_in:
+        short = any(s.committed < table.bring_in and s.stack == 0 and not s.folded and s.committed > 0 for s in seats)
+        out["legal.call"] = ("BRING-IN.ALL-IN-PARTIAL", "BRING-IN.FACING") if short else ("BRING-IN.FACING",)
+    elif ActionType.CALL in kinds:
+        out["legal.call"] = ("BET.ROUND-END",)
+    else:
+        out["legal.call"] = ("BET.CHECK",)
+    kind = betting.wager_kind(round_)
+    amounts = [amount for k, amount, _ in legal if k is kind and amount is not None]
+    rules = wager_rules(kind, seat, round_, seats, table, amounts)
+    out["legal." + kind.value] = rules
+    for other in _WAGERS:
+        if other is kind:
+            continue
+        if facing_bring_in:
+            out["legal." + other.value] = ("BRING-IN.FACING",)
+        elif other is ActionType.COMPLETE and round_.opening:  # complete exists only in the opening round
+            out["legal.complete"] = ("BIGBET.BRING-IN",) if big else ("BRING-IN.COMPLETION-NOT-RAISE",)
+    if facing_bring_in:
+        out["legal"] = ("BRING-IN.FACING",)
+    elif kind in kinds:
+        out["legal"] = rules
+    else:
+        out["legal"] = rules + ("BET.CHECK",) if ActionType.CHECK in kinds else rules
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Refused:
+    """A refused action and what its refusal depends on (seat, round, table: None outside betting)."""
+
+    reason: Reason
+    kind: ActionType
+    amount: int | None
+    seat: SeatState | None
+    round: Round | None
+    seats: Sequence[SeatState]
+    table: Table | None
+    showdown: bool
+    must_show: bool
+
+
+def refusal_rules(refused: Refused, legal_facts: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The rule that forbids an action first, ACTION.REFUSAL last."""
+    r = refused
+    rules = _refusal_rules(r.reason, r.kind, r.amount, legal_facts, r.seat, r.round, r.seats, r.table, r.showdown, r.must_show)
+    return rules + ("ACTION.REFUSAL",)
+
+
+def _kind_rules(kind: ActionType, legal_facts: Mapping[str, tuple[str, ...]], round_: Round) -> tuple[str, ...]:
+    """The rules of `legal.<kind>`; a bet, completion or raise that is not the round's wager kind
+    answers to the rules of the kind that is (a bet facing a bet is a raise)."""
+    rules = legal_facts.get("legal." + kind.value)
+    if not rules and kind in _WAGERS:
+        rules = legal_facts.get("legal." + betting.wager_kind(round_).value)
+    return rules or ()
+
+
+def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_facts: Mapping[str, tuple[str, ...]],
+                   seat: SeatState | None, round_: Round | None, seats: Sequence[SeatState], table: Table | None,
+                   showdown: bool, must_show: bool) -> tuple[str, ...]:
+    if reason is Reason.HAND_OVER:
+        return ("ACTION.HAND-OVER",)
+    if reason is Reason.UNKNOWN_SEAT:
+        return ("FIVE.PLAYERS",) if table is not None and table.variant is Variant.FIVE_CARD_STUD else ("SETUP.PLAYERS",)
+    if reason is Reason.OUT_OF_TURN:
+        return ("BET.ORDER",)
+    if showdown or kind in (ActionType.SHOW, ActionType.MUCK):
+        if kind is ActionType.MUCK and must_show:
+            return ("SHOWDOWN.LAST-CONTENDER", "SHOWDOWN.MUCK")
+        return ("SHOWDOWN.MUCK",)
+    if seat is None or round_ is None or table is None:
+        return ()
+    if reason in (Reason.RAISE_CAP_REACHED, Reason.BETTING_NOT_REOPENED):
+        return _kind_rules(kind, legal_facts, round_)
+    opening = round_.level == 0 and round_.opening
+    if reason is Reason.ILLEGAL_ACTION:
+        if opening and kind in (ActionType.FOLD, ActionType.CHECK):
+            return ("BRING-IN.CHOICE",) if table.is_bring_in_seat else ("BRING-IN.ALL-IN-ANTE",)
+        if kind is ActionType.CHECK:
+            facing = round_.opening and not round_.big_bet and round_.wagers == 0
+            return ("BET.CHECK", "BRING-IN.FACING") if facing else ("BET.CHECK",)
+        if kind is ActionType.CALL:
+            return ("BRING-IN.CHOICE",) if opening else ("BET.CHECK",)
+        if kind is ActionType.BRING_IN:
+            return ("BRING-IN.CHOICE",)
+        return _kind_rules(kind, legal_facts, round_)
+    # invalid_amount
+    if kind not in _AMOUNT_KINDS:
+        return ()  # an amount given to an action that takes none
+    if kind is ActionType.BRING_IN:
+        return ("BRING-IN.CHOICE",) if table.is_bring_in_seat else ("BRING-IN.ALL-IN-ANTE",)
+    if type(amount) is not int:  # no amount, or not a whole number: the kind's own amount rule
+        return _kind_rules(kind, legal_facts, round_)
+    if kind is ActionType.CALL:
+        if amount == round_.level + table.ante or amount == round_.level - seat.committed + table.ante:
+            return ("ANTE.DEAD",)
+        return legal_facts.get("legal.call") or ()
+    if round_.big_bet:
+        low, _ = betting.wager_range(seat, round_, seats)
+        if amount < low:
+            return ("BIGBET.MIN-BET",) if kind is ActionType.BET else ("BIGBET.MIN-RAISE",)
+        return ("BIGBET.POT-MAX",) if round_.pot_limit else ("BIGBET.NO-LIMIT-MAX",)
+    if kind is ActionType.COMPLETE:
+        return ("BRING-IN.CHOICE",) if table.is_bring_in_seat and opening else ("BRING-IN.FACING",)
+    rules = legal_facts.get("legal." + kind.value) or ()
+    other_unit = round_.big if round_.unit == round_.small else round_.small
+    if "BET.DOUBLE.ABSENT" in rules or "BET.DOUBLE.RAISES" in rules or _open_pair_rule(table) in rules:
+        return rules
+    if amount == round_.full_level + other_unit:
+        return (_limits(table), "BET.FIXED-AMOUNT")
+    return ("BET.FIXED-AMOUNT", _limits(table))
+
+
+# --- awards ---------------------------------------------------------------------------------------
+
+
+def _share_rules(shares: Mapping[int, int], tied: int, options: Options) -> list[str]:
+    """A split pot: the odd-chip option when the shares differ, then the even split."""
+    rules: list[str] = []
+    if len(set(shares.values())) > 1 or 0 < len(shares) < tied:
+        rules.append("POT.ODD-CHIP.BEST-FIVE" if options.odd_chip is OddChip.BEST_FIVE else "POT.ODD-CHIP.ALL-CARDS")
+    if tied > 1:
+        rules.append("POT.SPLIT")
+    return rules
+
+
+def _tied(values: Mapping[int, int | None]) -> int:
+    scored = [value for value in values.values() if value is not None]
+    return scored.count(max(scored)) if scored else 0
+
+
+def award_rules(
+    pot: Pot,
+    shown: Sequence[int],
+    variant: Variant,
+    options: Options,
+    hands: Mapping[int, Sequence[Card]],
+    *,
+    uncontested: tuple[str, ...],
+    side_pot: bool,
+) -> Facts:
+    """`winners.<seat>` (or `high.<seat>` and `low.<seat>`) of one pot, relative to the pot."""
+    out: Facts = {}
+    hilo = variant is Variant.STUD_HILO8
+    if not shown:
+        target = pot.high if hilo else pot.winners
+        name = "high" if hilo else "winners"
+        out[name] = uncontested
+        for seat in target:
+            out[f"{name}.{seat}"] = uncontested
+        if hilo:
+            out["low"] = uncontested
+        return out
+    side = ["HILO.SIDE-POT" if hilo else "POT.SIDE"] if side_pot else []
+    if not hilo:
+        winners = sorted(pot.winners)
+        if variant is Variant.RAZZ:
+            ranking: tuple[str, ...] = ("HAND.LOW.A5",)
+            tied = _tied({seat: razz_value(hands[seat]) for seat in shown})
+        else:
+            ranking = high_rules(variant, hands, winners or list(shown), shown)
+            tied = _tied({seat: high_value(hands[seat]) for seat in shown})
+        out["winners"] = tuple(side) + ranking
+        for seat in winners:
+            out[f"winners.{seat}"] = tuple(side + _share_rules(pot.winners, tied, options)) + ranking
+        return out
+    high_winners = sorted(pot.high)
+    high_ranking = high_rules(variant, hands, high_winners or list(shown), shown)
+    high_tied = _tied({seat: high_value(hands[seat]) for seat in shown})
+    low_tied = _tied({seat: low8_value(hands[seat]) for seat in shown})
+    if not pot.low:
+        out["low"] = tuple(side) + ("HILO.NO-LOW", "HAND.LOW.EIGHT")
+        out["high"] = tuple(side) + ("HILO.NO-LOW",) + high_ranking
+        for seat in high_winners:
+            out[f"high.{seat}"] = tuple(side + ["HILO.NO-LOW"] + _share_rules(pot.high, high_tied, options)) + high_ranking
+        return out
+    out["high"] = tuple(side) + ("HILO.SPLIT",) + high_ranking
+    out["low"] = tuple(side) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+    scooper = high_winners[0] if len(pot.high) == 1 and list(pot.low) == high_winners else None  # both halves whole
+    for seat in high_winners:
+        rules = list(side)
+        if seat == scooper:
+            rules.append("HILO.SCOOP")
+        shares = _share_rules(pot.high, high_tied, options)
+        if high_tied > 1:
+            rules.append("HILO.QUARTER")
+        rules += [rule for rule in shares if rule != "POT.SPLIT"]
+        out[f"high.{seat}"] = tuple(rules) + ("HILO.SPLIT",) + high_ranking
+    for seat in sorted(pot.low):
+        rules = list(side)
+        if low_tied > 1:
+            rules.append("HILO.QUARTER")
+        rules += [rule for rule in _share_rules(pot.low, low_tied, options) if rule != "POT.SPLIT"]
+        if seat == scooper:
+            rules.append("HILO.SCOOP")
+        out[f"low.{seat}"] = tuple(rules) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+    return out
+
+
+# --- setups ---------------------------------------------------------------------------------------
+
+#: words of a refused deck's message that say the deck is not 52 distinct cards (else a card is
+#: badly written, CARDS.NOTATION)
+_DECK_WORDS = ("52", "twice", "non-unique", "too short", "too long", "must contain cards", "must list")
+
+
+def setup_rules(variant: object, message: str | None) -> tuple[str, ...]:
+    """The setup rule a refused new_hand breaks (`message`: the refusal's, `field: problem`),
+    ACTION.REFUSAL last; with no message, the rules an accepted setup satisfies."""
+    players = "FIVE.PLAYERS" if variant == Variant.FIVE_CARD_STUD.value else "SETUP.PLAYERS"
+    if message is None:
+        return (players, "SETUP.STAKES", "SETUP.STACKS", "SETUP.DECK", "CARDS.NOTATION")
+    text = message.removeprefix("new_hand: ")
+    field = text.split(": ", 1)[0]
+    if field.startswith(("deck[", "remade_stub[")):
+        return ("CARDS.NOTATION", "ACTION.REFUSAL")
+    if field in ("deck", "remade_stub"):
+        rule = "SETUP.DECK" if any(word in text for word in _DECK_WORDS) else "CARDS.NOTATION"
+        return (rule, "ACTION.REFUSAL")
+    if field.startswith("seats") and field.endswith(".stack"):
+        return ("SETUP.STACKS", "ACTION.REFUSAL")
+    if field.startswith("seats"):
+        return (players, "ACTION.REFUSAL")
+    if field.startswith("stakes"):
+        return ("SETUP.STAKES", "ACTION.REFUSAL")
+    return ("ACTION.REFUSAL",)
+
+
+# --- the hand's recording points (called by Hand only when it has a collector) ----------------------
+
+
+def note_state(hand: Hand, notes: Notes) -> None:
+    """Record the facts derived from the current state (the legal actions, the pots) into the
+    collector; the Server calls this after each answer when explanations are wanted."""
+    notes.clear_prefix("legal")
+    if hand.result is not None:
+        notes.add("legal", *notes.get("street"))
+    elif hand.street is Street.SHOWDOWN and hand.to_act is not None:
+        muck = ("SHOWDOWN.LAST-CONTENDER", "SHOWDOWN.MUCK") if hand._must_show(hand.to_act) else ("SHOWDOWN.MUCK",)
+        notes.add("legal", *muck)
+        notes.add("legal.muck", *muck)
+        notes.add("legal.show", "SHOWDOWN.MUCK")
+    else:
+        for fact, rules in legal_facts(hand).items():
+            notes.add(fact, *rules)
+    if hand.result is None and len(hand._pots) > 1:  # the snapshot's pots, just built
+        ante_only = any(s.all_in and s.total <= hand.stakes.ante for s in hand._seat_list)
+        notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_only else ("POT.SIDE",)))
+
+
+def refusal_of(hand: Hand, action: Action, reason: Reason) -> tuple[str, ...]:
+    """The rules behind refusing `action` with `reason` (the hand is unchanged)."""
+    seat = hand.seats.get(hand.to_act) if hand.to_act is not None else None
+    showdown_street = hand.street is Street.SHOWDOWN
+    table = table_of(hand, seat) if seat is not None else None
+    facts: dict[str, tuple[str, ...]] = {} if showdown_street or seat is None or hand.round is None else legal_facts(hand)
+    refused = Refused(
+        reason=reason, kind=action.action, amount=action.amount, seat=seat, round=hand.round, seats=hand._seat_list,
+        table=table, showdown=showdown_street,
+        must_show=showdown_street and hand.to_act is not None and hand._must_show(hand.to_act),
+    )
+    return refusal_rules(refused, facts)
+
+
+def table_of(hand: Hand, seat: SeatState) -> Table:
+    """The game facts the legal-action rules of `seat` depend on."""
+    layout = hand.layout
+    decided = layout.open_pair_street or (layout.streets[1] if len(layout.streets) > 1 else None)
+    return Table(
+        variant=hand.variant, options=hand.options, bring_in=hand.stakes.bring_in, ante=hand.stakes.ante,
+        is_bring_in_seat=seat.seat == hand.bring_in_seat,
+        open_pair_street=hand.street is decided,
+        open_pair=any(len(s.up) > 1 and s.up[0].rank == s.up[1].rank for s in hand._live()),
+    )
+
+
+def legal_facts(hand: Hand) -> dict[str, tuple[str, ...]]:
+    """`legal` and `legal.<kind>` for the seat to act (empty between rounds and at the end)."""
+    if hand.to_act is None or hand.round is None:
+        return {}
+    seat = hand.seats[hand.to_act]
+    pairs = [(la.action, la.amount, la.top) for la in hand.legal_actions()]
+    return legal_rules(seat, hand.round, hand._seat_list, pairs, table_of(hand, seat))
+
+
+def note_antes(hand: Hand) -> None:
+    """Stacks and the pot after the antes (dead money; all-in on the ante)."""
+    assert hand._notes is not None
+    notes = hand._notes
+    ante_all_in = False
+    for seat in hand._seat_list:
+        if seat.stack == 0:
+            ante_all_in = True
+            notes.add(f"stacks.{seat.seat}", "ANTE.ALL-IN", "ANTE.DEAD")
+        else:
+            notes.add(f"stacks.{seat.seat}", "ANTE.DEAD")
+    notes.add("pot_total", "ANTE.DEAD")
+    notes.add("committed", "ANTE.DEAD")
+    notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_all_in else ("ANTE.DEAD",)))
+    notes.add("all_in", *(("ANTE.ALL-IN",) if ante_all_in else ("ALLIN.CALL-SHORT",)))
+
+
+def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
+    """The opening deal (third street; five-card second street)."""
+    assert hand._notes is not None
+    rule = "FIVE.DEAL" if hand.variant is Variant.FIVE_CARD_STUD else "DEAL.THIRD"
+    for seat in hand._seat_list:
+        hand._notes.add(f"up.{seat.seat}", rule)
+        hand._notes.add(f"down.{seat.seat}", rule)
+    hand._notes.add("street", rule)
+    hand._notes.add("community", "DEAL.STREETS" if rule == "DEAL.THIRD" else "FIVE.STREETS")
+
+
+def street_rules(hand: Hand, *, remade: bool = False, burned: bool = False) -> list[str]:
+    """The rules that put a card where it is on a later street, most specific first."""
+    if hand.variant is Variant.FIVE_CARD_STUD:
+        return (["FIVE.SHORT-STUB"] if remade else []) + ["FIVE.STREETS"]
+    return (["DEAL.SHORT-STUB.REMAKE"] if remade else []) + (["DEAL.BURN"] if burned else []) + ["DEAL.STREETS"]
+
+
+def note_street(hand: Hand, dealt: list[int]) -> None:
+    """One up card each on fourth to sixth street (five-card third and fourth)."""
+    assert hand._notes is not None
+    rules = street_rules(hand, burned=hand.options.burn_cards)
+    for seat in dealt:
+        hand._notes.add(f"up.{seat}", *rules)
+
+
+def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned: bool, community: bool) -> None:
+    """The last card: dealt to each, after a remade stub, or one community card (short stub)."""
+    assert hand._notes is not None
+    rules = street_rules(hand, remade=remade, burned=burned)
+    face = "up" if hand.layout.last_face_up else "down"
+    for seat in cards:
+        hand._notes.add(f"{face}.{seat}", *rules)
+    if community:
+        five = hand.variant is Variant.FIVE_CARD_STUD
+        first = ["FIVE.SHORT-STUB"] if five else ["DEAL.SHORT-STUB.COMMUNITY"] + (["DEAL.SHORT-STUB.REMAKE"] if remade else [])
+        hand._notes.add("community", *first, *(["DEAL.BURN"] if burned and not five else []), *rules[-1:])
+    else:
+        hand._notes.add("community", *rules)
+
+
+def note_first_actor(hand: Hand, first: int) -> None:
+    """Who opens a round: the bring-in card, or the best board (and why the round before ended)."""
+    assert hand._notes is not None and hand.round is not None
+    notes = hand._notes
+    if hand.round.opening:
+        doors = {seat.seat: seat.up[0] for seat in hand._seat_list}
+        rules = bring_in_rules(hand.variant, hand.options.bring_in_tie, doors)
+        if hand.to_act != first:
+            rules = ("BRING-IN.ALL-IN-ANTE",) + rules
+    else:
+        live = hand._live()
+        rules = first_actor_rules(
+            hand.variant, hand.options.first_actor_tie,
+            {s.seat: s.up[:4] for s in live},
+            {s.seat: s.up[:4] for s in hand._seat_list if s.folded and s.up},
+            first,
+            all_in_skipped=hand.to_act != first,
+            last_street=hand.street is hand._last,
+            community=hand.community is not None,
+        )
+        ended = notes.get("street")
+        if ended and ended[0] == "BRING-IN.CALLED-ROUND-ENDS":
+            rules = ("BRING-IN.CALLED-ROUND-ENDS",) + rules
+    notes.add("to_act", *rules)
+    notes.clear_prefix("committed")
+    if not hand.round.opening:
+        notes.add("committed", "BET.ROUND-END")
+
+
+def note_action(hand: Hand, action: Action, legal: LegalAction) -> None:
+    """An accepted action: the rules of the legal entry it matched explain what it changed."""
+    assert hand._notes is not None
+    notes = hand._notes
+    if hand.street is Street.SHOWDOWN:
+        notes.add("ok", *notes.get("legal.muck" if legal.action is ActionType.MUCK else "legal.show") or ("SHOWDOWN.MUCK",))
+        notes.add("shown" if legal.action is ActionType.SHOW else "mucked", "SHOWDOWN.MUCK")
+        return
+    kind_rules = legal_facts(hand).get("legal." + legal.action.value) or ("BET.ORDER",)
+    round_, seat_state = hand.round, hand.seats[action.seat]
+    if round_ is not None and not round_.big_bet and legal.action in (ActionType.BET, ActionType.RAISE, ActionType.COMPLETE):
+        increment = (legal.amount or 0) - round_.full_level
+        if legal.amount == seat_state.committed + seat_state.stack and increment < round_.unit:
+            half = "ALLIN.HALF-BET.FULL" if 2 * increment >= round_.unit else "ALLIN.HALF-BET.SHORT"
+            kind_rules = (half,) + kind_rules
+    notes.add("ok", *kind_rules)
+    seat = action.seat
+    notes.add(f"stacks.{seat}", *kind_rules)
+    notes.add(f"committed.{seat}", *kind_rules)
+    notes.add("pot_total", *kind_rules)
+    if legal.action is ActionType.FOLD:
+        notes.add("folded", "BET.FOLD")
+
+
+def note_turn(hand: Hand, seat_number: int) -> None:
+    """After a betting action: who acts next, or why the round is over."""
+    assert hand._notes is not None and hand.round is not None
+    notes = hand._notes
+    if hand.seats[seat_number].all_in:
+        notes.add("all_in", *notes.get("ok"))
+    if hand.to_act is not None:
+        notes.add("to_act", "BET.ORDER")
+        return
+    round_ = hand.round
+    rules = ["BET.ROUND-END"]
+    bring_in = hand.seats.get(hand.bring_in_seat) if hand.bring_in_seat is not None else None
+    no_wager = round_.level <= hand.stakes.bring_in if round_.big_bet else round_.wagers == 0
+    if round_.opening and no_wager and bring_in is not None and bring_in.can_bet and round_.level > 0:
+        rules.insert(0, "BRING-IN.CALLED-ROUND-ENDS")
+    notes.add("street", *rules)
+    notes.add("to_act", *rules)
+
+
+def runout_rules(hand: Hand) -> tuple[str, ...]:
+    """A street dealt without betting: fewer than two players can bet (after the round that ended)."""
+    assert hand._notes is not None
+    before = hand._notes.get("street")
+    if before and before[0] == "ALLIN.RUNOUT":
+        return before
+    return ("ALLIN.RUNOUT",) + tuple(rule for rule in before if rule.startswith(("BET.", "BRING-IN.")))
+
+
+def note_last_live(hand: Hand) -> None:
+    """Everyone else folded: the hand ends without a showdown."""
+    assert hand._notes is not None and hand.round is not None
+    winner = hand._live()[0].seat
+    all_fold = hand.round.opening and winner == hand.bring_in_seat
+    rules = ("BRING-IN.ALL-FOLD", "SHOWDOWN.UNCONTESTED") if all_fold else ("SHOWDOWN.UNCONTESTED",)
+    hand._notes.add("street", *rules)
+    hand._notes.add("to_act", *rules)
+
+
+def note_returned(hand: Hand, seat: int) -> None:
+    """Uncalled chips given back at the end of a round."""
+    assert hand._notes is not None and hand.round is not None
+    bring_in = hand.seats.get(hand.bring_in_seat) if hand.bring_in_seat is not None else None
+    partial = hand.round.opening and bring_in is not None and bring_in.all_in and bring_in.committed < hand.stakes.bring_in
+    rules = ("BRING-IN.ALL-IN-PARTIAL", "POT.UNCALLED") if partial else ("POT.UNCALLED",)
+    hand._notes.add(f"result.returned.{seat}", *rules)
+    hand._notes.add(f"stacks.{seat}", *rules)
+    hand._notes.add("pot_total", *rules)
+
+
+def note_showdown_order(hand: Hand, first: int) -> None:
+    """Who shows first: the last aggressor of the final round, else the unbet-showdown option."""
+    assert hand._notes is not None
+    if hand.seventh_aggressor is not None and first == hand.seventh_aggressor:
+        rules: tuple[str, ...] = ("SHOWDOWN.ORDER.AGGRESSOR",)
+    else:
+        rules = ("SHOWDOWN.ORDER.UNBET",)
+    hand._notes.add("to_act", *rules)
+    hand._notes.add("result.showdown_order", *rules)
+
+
+def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int) -> None:
+    """The result: returned chips, rake, pots and each share of each pot, the final stacks."""
+    assert hand._notes is not None
+    notes = hand._notes
+    at_showdown = hand.street is Street.SHOWDOWN
+    if at_showdown:
+        notes.add("street", "SHOWDOWN.MUCK")
+        notes.add("to_act", "SHOWDOWN.MUCK")
+    else:
+        notes.add("result.showdown_order", *notes.get("street"))
+    for seat in returned:
+        notes.add(f"result.returned.{seat}", "POT.UNCALLED")
+    if hand.options.rake_percent and not hand.fourth_dealt:
+        notes.add("result.rake", "RAKE.NO-THIRD-STREET", "RAKE.PERCENT")
+    else:
+        notes.add("result.rake", "RAKE.PERCENT")
+    notes.add("result.pots", "POT.SIDE")
+    hands = hand._hand_cards()
+    for index, pot in enumerate(pots):
+        where = f"result.pots[{index}]"
+        left_out = [s for s in hand._live() if s.seat not in pot.eligible]
+        ante = any(s.total <= hand.stakes.ante for s in left_out)
+        notes.add(f"{where}.eligible", *(("ANTE.ALL-IN", "POT.SIDE") if ante else ("POT.SIDE",)))
+        amount = ["RAKE.PERCENT"] if rake and index == 0 else []
+        notes.add(f"{where}.amount", *amount, "POT.SIDE")
+        shown = [seat for seat in pot.eligible if hand.seats[seat].shown]
+        facts = award_rules(pot, shown, hand.variant, hand.options, hands,
+                                    uncontested=notes.get("street") if not at_showdown else ("SHOWDOWN.UNCONTESTED",),
+                                    side_pot=index > 0)
+        for fact, rules in facts.items():
+            notes.add(f"{where}.{fact}", *rules)
+            half, _, winner = fact.partition(".")
+            if winner and not notes.get(f"result.stacks.{winner}"):
+                notes.add(f"result.stacks.{winner}", *rules)
+    main = notes.get("result.pots[0].winners") or notes.get("result.pots[0].high") or ("POT.SIDE",)
+    notes.add("result.stacks", *main)
+    notes.add("result.returned", "POT.UNCALLED")
+    for seat_number in hand.seats:
+        if not notes.get(f"result.stacks.{seat_number}"):
+            notes.add(f"result.stacks.{seat_number}", *(notes.get(f"result.returned.{seat_number}") or main))

@@ -165,7 +165,7 @@ def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> R
 
 
 def _reopened(seat: SeatState, round_: Round) -> bool:
-    """Has he not acted yet, or has the betting been reopened to him since (ALLIN.CUMULATIVE)?
+    """Has he not acted yet, or has the betting been reopened to him since (ALLIN.REOPEN.PER-PLAYER)?
 
     A full wager made on its own reopens for everyone. Short all-ins that only add up to a full
     raise reopen for a player only if the wager he faces grew by half a unit since he acted: "if the

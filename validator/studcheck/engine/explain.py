@@ -32,7 +32,7 @@ from studcheck.engine.betting import LegalList, Round, SeatState
 from studcheck.engine.errors import Reason
 from studcheck.engine.showdown import Pot
 from studcheck.evaluate import exposed_high_key, exposed_low_key, high_category, high_value, low8_value, razz_value
-from studcheck.rules import ActionType, BringInTie, FirstActorTie, HeadsUp, OddChip, Options, Street, Variant
+from studcheck.rules import ActionType, BigBetBringIn, BringInTie, FirstActorTie, HeadsUp, OddChip, Options, Street, Variant
 
 if TYPE_CHECKING:
     from studcheck.engine.state import Action, Hand, LegalAction
@@ -221,6 +221,17 @@ class Table:
     open_pair: bool
 
 
+def _bring_in_rule(table: Table) -> str:
+    """Pot and no limit: may the bring-in seat open for more, and is its post an action?"""
+    forced = table.options.big_bet_bring_in is BigBetBringIn.FORCED
+    return "BIGBET.BRING-IN.FORCED" if forced else "BIGBET.BRING-IN.OPEN"
+
+
+def _only_posted(seat: SeatState, round_: Round, table: Table) -> bool:
+    """The bring-in seat, back on the opening street with only its bring-in in."""
+    return table.is_bring_in_seat and round_.opening and 0 < seat.committed <= table.bring_in
+
+
 def _limits(table: Table) -> str:
     return "FIVE.LIMITS" if table.variant is Variant.FIVE_CARD_STUD else "BET.LIMITS"
 
@@ -241,7 +252,7 @@ def cap_rules(round_: Round, seats: Sequence[SeatState], options: Options) -> tu
 
 
 def _reopened_by_sum(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> bool:
-    """Reopened for this seat only by short all-ins that add up (ALLIN.CUMULATIVE, BIGBET.CUMULATIVE).
+    """Reopened for this seat only by short all-ins that add up (ALLIN.REOPEN.PER-PLAYER, BIGBET.CUMULATIVE).
 
     Fixed limit counts the wagers that reopen for everyone; pot and no limit keep no counter, so
     there it is two or more all-ins above what the seat matched."""
@@ -260,13 +271,17 @@ def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequenc
     if block is Reason.RAISE_CAP_REACHED:
         return cap_rules(round_, seats, table.options)
     if block is Reason.BETTING_NOT_REOPENED:
+        if round_.big_bet and _only_posted(seat, round_, table):
+            return (_bring_in_rule(table), "BIGBET.FULL-RAISE")  # under `open` its post was its action
         return ("BIGBET.FULL-RAISE",) if round_.big_bet else ("ALLIN.HALF-BET.SHORT",)
     if block is not None:
         return ("ALLIN.CALL-SHORT",) if most <= round_.level else ("ALLIN.RUNOUT", "BET.ROUND-END")
     rules: list[str] = []
     if _reopened_by_sum(seat, round_, seats) and (round_.big_bet or table.variant is not Variant.FIVE_CARD_STUD):
-        rules.append("BIGBET.CUMULATIVE" if round_.big_bet else "ALLIN.CUMULATIVE")
+        rules.append("BIGBET.CUMULATIVE" if round_.big_bet else "ALLIN.REOPEN.PER-PLAYER")
     if round_.big_bet:
+        if seat.acted_at is None and _only_posted(seat, round_, table):
+            rules.append(_bring_in_rule(table))  # `forced`: the post was no action, so a short all-in reopens
         if kind is ActionType.RAISE and round_.level >= round_.raise_size * (2 + table.options.max_raises):
             rules.append("BIGBET.NO-CAP")  # more raises than a fixed-limit cap would have allowed
         low, high = betting.wager_range(seat, round_, seats)
@@ -304,19 +319,23 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
     big = round_.big_bet
     if round_.level == 0 and round_.opening:
         if table.is_bring_in_seat:
-            base: tuple[str, ...] = ("BIGBET.BRING-IN", "BRING-IN.CHOICE") if big else ("BRING-IN.CHOICE",)
+            base: tuple[str, ...] = (_bring_in_rule(table), "BRING-IN.CHOICE") if big else ("BRING-IN.CHOICE",)
             out["legal"] = base
             out["legal.fold"] = out["legal.check"] = ("BRING-IN.CHOICE",)
             out["legal.bring_in"] = ("BRING-IN.ALL-IN-PARTIAL", "BRING-IN.CHOICE") if most < table.bring_in else base
         else:
-            base = ("BRING-IN.ALL-IN-ANTE", "BIGBET.BRING-IN") if big else ("BRING-IN.ALL-IN-ANTE",)
+            base = ("BRING-IN.ALL-IN-ANTE", _bring_in_rule(table)) if big else ("BRING-IN.ALL-IN-ANTE",)
             out["legal"] = out["legal.fold"] = out["legal.check"] = out["legal.bring_in"] = base
         if big:
-            out["legal.complete"] = ("BIGBET.BRING-IN",)
+            out["legal.complete"] = (_bring_in_rule(table),)
         else:
             amounts = [amount for kind, amount, _ in legal if kind is ActionType.COMPLETE and amount is not None]
             out["legal.complete"] = wager_rules(ActionType.COMPLETE, seat, round_, seats, table, amounts) if amounts else base
-        out["legal.bet"] = out["legal.raise"] = ("BIGBET.BRING-IN",) if big else base
+        if big and table.is_bring_in_seat:
+            out["legal.bet"] = out["legal.raise"] = (_bring_in_rule(table), "BIGBET.POT-MAX" if round_.pot_limit
+                                                     else "BIGBET.NO-LIMIT-MAX")
+        else:
+            out["legal.bet"] = out["legal.raise"] = (_bring_in_rule(table),) if big else base
         return out
     facing_bring_in = round_.opening and not big and round_.wagers == 0
     out["legal.fold"] = ("BET.FOLD",)
@@ -341,7 +360,7 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
         if facing_bring_in:
             out["legal." + other.value] = ("BRING-IN.FACING",)
         elif other is ActionType.COMPLETE and round_.opening:  # complete exists only in the opening round
-            out["legal.complete"] = ("BIGBET.BRING-IN",) if big else ("BRING-IN.COMPLETION-NOT-RAISE",)
+            out["legal.complete"] = (_bring_in_rule(table),) if big else ("BRING-IN.COMPLETION-NOT-RAISE",)
     if facing_bring_in:
         out["legal"] = ("BRING-IN.FACING",)
     elif kind in kinds:
@@ -424,6 +443,8 @@ def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_f
         return legal_facts.get("legal.call") or ()
     if round_.big_bet:
         low, _ = betting.wager_range(seat, round_, seats)
+        if amount < low and opening and table.is_bring_in_seat:
+            return (_bring_in_rule(table), "BIGBET.MIN-BET")  # the smallest opening is twice the bring-in
         if amount < low:
             return ("BIGBET.MIN-BET",) if kind is ActionType.BET else ("BIGBET.MIN-RAISE",)
         return ("BIGBET.POT-MAX",) if round_.pot_limit else ("BIGBET.NO-LIMIT-MAX",)
@@ -445,7 +466,7 @@ def _share_rules(shares: Mapping[int, int], tied: int, options: Options) -> list
     """A split pot: the odd-chip option when the shares differ, then the even split."""
     rules: list[str] = []
     if len(set(shares.values())) > 1 or 0 < len(shares) < tied:
-        rules.append("POT.ODD-CHIP.BEST-FIVE" if options.odd_chip is OddChip.BEST_FIVE else "POT.ODD-CHIP.ALL-CARDS")
+        rules.append("POT.ODD-CHIP.WINNING-FIVE" if options.odd_chip is OddChip.BEST_FIVE else "POT.ODD-CHIP.ALL-CARDS")
     if tied > 1:
         rules.append("POT.SPLIT")
     return rules
@@ -457,6 +478,42 @@ def _tied(values: Mapping[int, int | None]) -> int:
 
 
 def award_rules(
+    pot: Pot,
+    shown: Sequence[int],
+    variant: Variant,
+    options: Options,
+    hands: Mapping[int, Sequence[Card]],
+    *,
+    uncontested: tuple[str, ...],
+    side_pot: bool,
+) -> Facts:
+    """`_award_rules`, and POT.NO-ZERO-SHARE first for a pot or half that lists fewer seats than won
+    it (a tied winner's share was 0, or the rake left the pot or half empty)."""
+    out = _award_rules(pot, shown, variant, options, hands, uncontested=uncontested, side_pot=side_pot)
+    for name, listed, won in _halves(pot, shown, variant, hands):
+        if len(listed) < won and name in out:
+            out[name] = ("POT.NO-ZERO-SHARE",) + tuple(rule for rule in out[name] if rule != "POT.NO-ZERO-SHARE")
+    return out
+
+
+def _halves(pot: Pot, shown: Sequence[int], variant: Variant,
+            hands: Mapping[int, Sequence[Card]]) -> list[tuple[str, Mapping[int, int], int]]:
+    """(name, the shares listed, how many seats won it) for each half of a pot (one for a high or low game)."""
+    if variant is not Variant.STUD_HILO8:
+        if not shown:
+            return [("winners", pot.winners, 1)]
+        value = razz_value if variant is Variant.RAZZ else high_value
+        return [("winners", pot.winners, _tied({seat: value(hands[seat]) for seat in shown}))]
+    if not shown:
+        return [("high", pot.high, 1)]
+    halves: list[tuple[str, Mapping[int, int], int]] = [("high", pot.high, _tied({s: high_value(hands[s]) for s in shown}))]
+    lows = {seat: low8_value(hands[seat]) for seat in shown}
+    if any(value is not None for value in lows.values()):
+        halves.append(("low", pot.low, _tied(lows)))
+    return halves
+
+
+def _award_rules(
     pot: Pot,
     shown: Sequence[int],
     variant: Variant,
@@ -794,7 +851,8 @@ def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int
     for seat in returned:
         notes.add(f"result.returned.{seat}", "POT.UNCALLED")
     if hand.options.rake_percent and not hand.fourth_dealt:
-        notes.add("result.rake", "RAKE.NO-THIRD-STREET", "RAKE.PERCENT")
+        third = "RAKE.THIRD-STREET" if hand.options.rake_third_street else "RAKE.NO-THIRD-STREET"
+        notes.add("result.rake", third, "RAKE.PERCENT")
     else:
         notes.add("result.rake", "RAKE.PERCENT")
     notes.add("result.pots", "POT.SIDE")

@@ -207,3 +207,28 @@ def test_report_refuses_two_runs_concatenated_in_one_file(shard_files: list[list
     code = main(["report", str(path), "-o", str(tmp_path / "site")])
     err = capsys.readouterr().err
     assert code == 2 and f"{path}:{len(shard_files[0]) + 1}: a second header line (the first is line 1)" in err, err
+
+
+@pytest.mark.parametrize(("field", "size", "problem"), [("title", 50_000_000, "title: a string of 50,000,000 characters"),
+                                                        ("stderr", 2_000_000, "a string of 2,000,000 characters")])
+def test_report_refuses_strings_no_run_writes(field: str, size: int, problem: str, report_lines: list[dict[str, Any]],
+                                              tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [dict(line) for line in report_lines]
+    lines[1][field] = "x" * size
+    path = _write(tmp_path / "report.jsonl", lines)
+    code = main(["report", str(path), "-o", str(tmp_path / "site")])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{path}:2: {problem}" in err, err[:500]
+    assert not (tmp_path / "site").exists()
+
+
+def test_report_reads_no_case_file_but_a_small_yaml_one(tmp_path: Path) -> None:
+    from studcheck.report.hands import find_case
+
+    big = tmp_path / "big.yaml"
+    with open(big, "wb") as handle:
+        handle.truncate(2 * 1024 * 1024 * 1024)  # 2 GB of nothing, sparse: no disk used
+    assert find_case({"file": str(big), "id": "NOT-BUNDLED-1"}) is None
+    assert find_case({"file": "/dev/zero", "id": "NOT-BUNDLED-1"}) is None
+    bundled = find_case({"file": "/dev/zero", "id": "RZ-BRI-001"})
+    assert bundled is not None and bundled.id == "RZ-BRI-001"  # found in the bundled suite instead

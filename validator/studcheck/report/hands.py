@@ -33,11 +33,23 @@ def _bundled() -> dict[str, Case]:
     return {case.id: case for case in load_cases(errors=[])}
 
 
+#: a case file is a few kB; a report line may name any path (a report is someone else's file), so
+#: only a .yaml regular file up to this size is read
+MAX_CASE_BYTES = 256 * 1024
+
+
+def _readable_case_file(path: Path) -> bool:
+    try:
+        return path.suffix == ".yaml" and path.is_file() and path.stat().st_size <= MAX_CASE_BYTES
+    except OSError:
+        return False
+
+
 def find_case(line: Mapping[str, Any]) -> Case | None:
     """The case a report line is about, or None when neither its file nor the bundled suite has it."""
     name = str(line.get("file") or "")
     for path in (Path(name), data_root() / name) if name else ():
-        if path.is_file():
+        if _readable_case_file(path):
             try:
                 case = load_case(path)
             except CaseError:

@@ -52,6 +52,7 @@ def parse_line(text: str, *, where: str) -> dict[str, Any]:
         raise ReportInputError(f"{where}: {error.problem}{hint}") from None
     if not isinstance(line, dict) or line.get("kind") not in KINDS:
         raise ReportInputError(f"{where}: not a report line (expected an object with kind one of {', '.join(KINDS)})")
+    _check_sizes(line, where)
     problem = next(iter(sorted(_validators()[line["kind"]].iter_errors(line), key=lambda e: list(map(str, e.path)))), None)
     if problem is not None:
         field = ".".join(str(part) for part in problem.absolute_path) or "line"
@@ -85,3 +86,33 @@ def from_lines(path: str, lines: Iterable[Mapping[str, Any]]) -> RunReport:
     return RunReport(path=path, header=next(iter(by_kind["header"]), None), cases=tuple(by_kind["case"]),
                      groups=tuple(by_kind["group"]), not_applicable=tuple(by_kind["not_applicable"]),
                      footer=next(iter(by_kind["footer"]), None))
+
+
+#: what studcheck writes stays far below these: a title, an ID or an engine's name is a line of
+#: text, and engine output is cut to a few kB per case (protocol/pipes.py); a report holding more
+#: was not written by studcheck, and drawing it would make a page of hundreds of megabytes
+MAX_NAME = 1000
+MAX_STRING = 1_000_000
+_NAMES = ("id", "title", "variant", "command", "key", "reason")
+
+
+def _check_sizes(line: dict[str, Any], where: str) -> None:
+    for name in _NAMES:
+        value = line.get(name)
+        if isinstance(value, str) and len(value) > MAX_NAME:
+            raise ReportInputError(f"{where}: {name}: a string of {len(value):,} characters (at most {MAX_NAME:,})")
+    engine = line.get("engine")
+    if isinstance(engine, dict):
+        for name in ("name", "version"):
+            value = engine.get(name)
+            if isinstance(value, str) and len(value) > MAX_NAME:
+                raise ReportInputError(f"{where}: engine.{name}: a string of {len(value):,} characters (at most {MAX_NAME:,})")
+    stack: list[Any] = [line]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and len(item) > MAX_STRING:
+            raise ReportInputError(f"{where}: a string of {len(item):,} characters (at most {MAX_STRING:,})")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)

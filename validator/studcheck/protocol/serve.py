@@ -36,9 +36,16 @@ def declared_options() -> dict[str, Any]:
 
 
 class Server:
-    """One engine session: at most one current hand, replaced by each `new_hand`."""
+    """One engine session: at most one current hand, replaced by each `new_hand`.
 
-    def __init__(self, hand_factory: HandFactory | None = None) -> None:
+    With `explain=True` every hand gets an explanation collector (engine/explain.py) and, after
+    each `handle`, `explanations` holds the rules behind the answer just given: fact path -> rule
+    IDs, most specific first (the state's facts after a successful new_hand or act; `ok` and
+    `reason` after a refusal). The hand factory must then accept a `notes` keyword (Hand and its
+    subclasses do).
+    """
+
+    def __init__(self, hand_factory: HandFactory | None = None, *, explain: bool = False) -> None:
         if hand_factory is None:
             from studcheck.engine import Hand
 
@@ -46,6 +53,8 @@ class Server:
         self._hand_factory = hand_factory
         self._hand: Any = None
         self.finished = False
+        self.explain = explain
+        self.explanations: dict[str, tuple[str, ...]] = {}
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(request, Mapping):
@@ -63,7 +72,44 @@ class Server:
             return _error(seq, ErrorReason.BAD_REQUEST, f"{kind.value}: {problem}")
         handler = getattr(self, f"_{kind.value}")
         response: dict[str, Any] = handler(seq, request)
+        if self.explain:
+            self._explain(kind, request, response)
         return response
+
+    def _explain(self, kind: RequestType, request: Mapping[str, Any], response: Mapping[str, Any]) -> None:
+        """Fill `explanations` for the answer just given (only with explain=True)."""
+        from studcheck.engine.explain import setup_rules
+
+        hand = self._hand
+        if response.get("ok"):
+            if hand is None or kind not in (RequestType.NEW_HAND, RequestType.ACT, RequestType.STATE):
+                self.explanations = {}
+                return
+            hand.explain_state()
+            facts: dict[str, tuple[str, ...]] = hand._notes.facts()
+            if kind is RequestType.NEW_HAND:
+                facts["ok"] = setup_rules(request.get("variant"), None)
+            self.explanations = facts
+            return
+        error = response.get("error") or {}
+        rules = self._refusal(kind, request, str(error.get("reason")), str(error.get("message")))
+        self.explanations = {"ok": rules, "reason": rules}
+
+    def _refusal(self, kind: RequestType, request: Mapping[str, Any], reason: str, message: str) -> tuple[str, ...]:
+        from studcheck.engine import Action, Reason
+        from studcheck.engine.explain import setup_rules
+
+        if kind is RequestType.NEW_HAND:
+            return setup_rules(request.get("variant"), message)
+        if kind is RequestType.ACT and self._hand is not None:
+            try:
+                action = Action(seat=request["seat"], action=ActionType(request["action"]), amount=request.get("amount"))
+                code = Reason(reason)
+            except (KeyError, ValueError):
+                return ("ACTION.REFUSAL",)
+            rules: tuple[str, ...] = self._hand.explain_refusal(action, code)
+            return rules
+        return ("ACTION.REFUSAL",)
 
     def _hello(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         if request["protocol"] != PROTOCOL:
@@ -80,7 +126,13 @@ class Server:
     def _new_hand(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         try:
             stub = request["remade_stub"]
+            extra: dict[str, Any] = {}
+            if self.explain:
+                from studcheck.engine.explain import Notes
+
+                extra["notes"] = Notes()
             hand = self._hand_factory(
+                **extra,
                 variant=Variant(request["variant"]),
                 options=Options.from_json(request["options"]),
                 stakes=Stakes(**request["stakes"]),

@@ -1,0 +1,517 @@
+"""Which rule decided each fact of the state: bookkeeping beside the hand, never a second engine.
+
+A `Hand` built with a `Notes` collector records, beside the branch that produced a fact, the rule
+IDs (spec/rules.yaml) that decided it, most specific first, keyed by the fact's path in the
+harness's Mismatch syntax (`to_act`, `legal.raise`, `up.3`, `result.pots[0].winners.2`). A hand
+without a collector records nothing: every recording call sits behind `if notes is not None`.
+
+The harness asks for explanations only when a case diverges: it replays the case on the
+reference with a collector and blames the rule that explains the first differing fact (`lookup`).
+The helpers below decide which rule a branch stands for from values the hand already has; none of
+them changes the hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from studcheck.cards import Card
+from studcheck.engine import betting
+from studcheck.engine.betting import LegalList, Round, SeatState
+from studcheck.engine.errors import Reason
+from studcheck.engine.showdown import Pot
+from studcheck.evaluate import exposed_high_key, exposed_low_key, high_category, high_value, low8_value, razz_value
+from studcheck.rules import ActionType, BringInTie, FirstActorTie, HeadsUp, OddChip, Options, Variant
+
+Facts = dict[str, tuple[str, ...]]
+
+
+class Notes:
+    """The rules behind each fact of the current state (path -> rule IDs, most specific first)."""
+
+    def __init__(self) -> None:
+        self._facts: Facts = {}
+
+    def add(self, fact: str, *rules: str) -> None:
+        """Record (or replace) the rules that decided `fact`."""
+        self._facts[fact] = tuple(rules)
+
+    def get(self, fact: str) -> tuple[str, ...]:
+        return self._facts.get(fact, ())
+
+    def clear_prefix(self, prefix: str) -> None:
+        """Forget `prefix` and every fact under it (`legal` also drops `legal.raise`)."""
+        for fact in [f for f in self._facts if f == prefix or f.startswith(prefix + ".") or f.startswith(prefix + "[")]:
+            del self._facts[fact]
+
+    def clear(self) -> None:
+        self._facts.clear()
+
+    def facts(self) -> Facts:
+        """A copy of every recorded fact."""
+        return dict(self._facts)
+
+
+def parent_path(path: str) -> str | None:
+    """`result.pots[0].winners.3` -> `result.pots[0].winners` -> `result.pots[0]` -> `result.pots`
+    -> `result` -> None."""
+    if path.endswith("]"):
+        start = path.rfind("[")
+        if start > 0:
+            return path[:start]
+    dot = path.rfind(".")
+    if dot > 0:
+        return path[:dot]
+    return None
+
+
+def lookup(facts: Mapping[str, tuple[str, ...]], path: str) -> tuple[str, ...]:
+    """The rules for `path`, else for its ever shorter prefixes, else ()."""
+    current: str | None = path
+    while current is not None:
+        rules = facts.get(current)
+        if rules:
+            return tuple(rules)
+        current = parent_path(current)
+    return ()
+
+
+# --- who brings in, who acts first --------------------------------------------------------------
+
+
+def _card_rank(card: Card, ace_low: bool) -> int:
+    rank = (card.index >> 2) + 2
+    return 1 if ace_low and rank == 14 else rank
+
+
+def bring_in_rules(variant: Variant, tie: BringInTie, doors: Mapping[int, Card]) -> tuple[str, ...]:
+    """The bring-in card rule, after the tie rule when several door cards share the bring-in rank."""
+    razz = variant is Variant.RAZZ
+    ranks = [_card_rank(card, razz) for card in doors.values()]
+    worst = max(ranks) if razz else min(ranks)
+    rules: list[str] = []
+    if ranks.count(worst) > 1:
+        rules.append("BRING-IN.TIE.SUIT" if tie is BringInTie.SUIT else "BRING-IN.TIE.SEAT")
+    if variant is Variant.FIVE_CARD_STUD:
+        rules += ["FIVE.BRING-IN", "BRING-IN.CARD.LOW"]
+    else:
+        rules.append("BRING-IN.CARD.HIGH" if razz else "BRING-IN.CARD.LOW")
+    return tuple(rules)
+
+
+def _naive_key(board: Sequence[Card], razz: bool) -> tuple[int, ...]:
+    """Boards compared card by card from the highest (lower is better in Razz), pairs ignored:
+    where this disagrees with the exposed ranking, that ranking decided (EXPOSED-RANKING)."""
+    ranks = sorted((_card_rank(card, razz) for card in board), reverse=True)
+    return tuple(-r for r in ranks) if razz else tuple(ranks)
+
+
+def first_actor_rules(
+    variant: Variant,
+    tie: FirstActorTie,
+    boards: Mapping[int, Sequence[Card]],
+    folded_boards: Mapping[int, Sequence[Card]],
+    chosen: int,
+    *,
+    all_in_skipped: bool,
+    last_street: bool,
+    community: bool,
+) -> tuple[str, ...]:
+    """Why `chosen` (the best live board) leads this street: tie, all-in, last street, ranking."""
+    razz = variant is Variant.RAZZ
+    key_of = exposed_low_key if razz else exposed_high_key
+    keys = {seat: key_of(board) for seat, board in boards.items()}
+    best = keys[chosen]
+    rules: list[str] = []
+    if sum(1 for key in keys.values() if key == best) > 1:
+        rules.append("BET.FIRST-ACTOR.TIE.SUIT" if tie is FirstActorTie.SUIT else "BET.FIRST-ACTOR.TIE.SEAT")
+    if all_in_skipped:
+        rules.append("BET.FIRST-ACTOR.ALL-IN")
+    if any(key_of(board) > best for board in folded_boards.values()):
+        rules.append("BET.FIRST-ACTOR.FOLDED")
+    if last_street and variant is not Variant.FIVE_CARD_STUD:
+        if community:
+            rules.append("DEAL.COMMUNITY.FIRST-ACTOR")
+        rules.append("BET.FIRST-ACTOR.SEVENTH")
+    naive = {seat: _naive_key(board, razz) for seat, board in boards.items()}
+    if len(boards) > 1 and max(naive.values()) != naive[chosen]:
+        rules.append("BET.FIRST-ACTOR.EXPOSED-RANKING")
+    if variant is Variant.FIVE_CARD_STUD:
+        rules += ["FIVE.FIRST-ACTOR", "BET.FIRST-ACTOR.HIGH"]
+    else:
+        rules.append("BET.FIRST-ACTOR.LOW" if razz else "BET.FIRST-ACTOR.HIGH")
+    if "BET.FIRST-ACTOR.EXPOSED-RANKING" not in rules:
+        rules.append("BET.FIRST-ACTOR.EXPOSED-RANKING")
+    return tuple(rules)
+
+
+# --- hands at showdown ----------------------------------------------------------------------------
+
+
+def high_rules(variant: Variant, hands: Mapping[int, Sequence[Card]], winners: Sequence[int], contenders: Sequence[int]) -> tuple[str, ...]:
+    """Why these high hands won: the category, or the kickers, or the wheel; the best five."""
+    values = {seat: high_value(hands[seat]) for seat in contenders}
+    rules: list[str] = []
+    top = values[winners[0]]
+    losers = [values[seat] for seat in contenders if seat not in winners]
+    wheel = any(_is_wheel(values[seat]) for seat in contenders)
+    if wheel:
+        rules.append("HAND.HIGH.WHEEL")
+    if losers:
+        second = max(losers)
+        rules.append("HAND.HIGH.RANKING" if high_category(second) != high_category(top) else "HAND.HIGH.KICKERS")
+    if variant is Variant.FIVE_CARD_STUD:
+        rules.append("FIVE.HAND")
+    rules += [r for r in ("HAND.HIGH.RANKING", "HAND.HIGH.KICKERS", "HAND.HIGH.BEST-FIVE") if r not in rules]
+    return tuple(rules)
+
+
+def _is_wheel(value: int) -> bool:
+    category = value >> 20
+    return category in (4, 8) and (value >> 16) & 0xF == 5
+
+
+def low_rules(variant: Variant) -> tuple[str, ...]:
+    return ("HAND.LOW.A5",) if variant is Variant.RAZZ else ("HAND.LOW.EIGHT",)
+
+
+
+
+# --- legal actions and refusals -------------------------------------------------------------------
+
+_WAGERS = (ActionType.BET, ActionType.RAISE, ActionType.COMPLETE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Table:
+    """What the legal-action rules depend on beyond the round: the game, its options and stakes."""
+
+    variant: Variant
+    options: Options
+    bring_in: int
+    ante: int
+    is_bring_in_seat: bool
+    #: the street where the open-pair double bet is decided (fourth; five-card third) and whether an
+    #: open pair shows there
+    open_pair_street: bool
+    open_pair: bool
+
+
+def _limits(table: Table) -> str:
+    return "FIVE.LIMITS" if table.variant is Variant.FIVE_CARD_STUD else "BET.LIMITS"
+
+
+def _open_pair_rule(table: Table) -> str:
+    return "FIVE.OPEN-PAIR" if table.variant is Variant.FIVE_CARD_STUD else "BET.DOUBLE.OPEN-PAIR"
+
+
+def cap_rules(round_: Round, seats: Sequence[SeatState], options: Options) -> tuple[str, ...]:
+    """Why no more raises: the heads-up option when it was weighed, the completion that is no raise."""
+    rules: list[str] = []
+    if betting.count_bettors(seats) == 2 or round_.began_heads_up or options.heads_up is not HeadsUp.CAPPED and round_.capped_multiway:
+        rules.append("BET.CAP.HEADS-UP")
+    if round_.opening:
+        rules.append("BRING-IN.COMPLETION-NOT-RAISE")
+    rules.append("BET.CAP")
+    return tuple(rules)
+
+
+def _reopened_by_sum(seat: SeatState, round_: Round) -> bool:
+    """Reopened for this seat only by short all-ins that add up (ALLIN.CUMULATIVE, BIGBET.CUMULATIVE)."""
+    return seat.acted_at is not None and round_.reopening <= seat.acted_after
+
+
+def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequence[SeatState], table: Table, amounts: Sequence[int]) -> tuple[str, ...]:
+    """Why the wager of the round (`kind`) is offered at `amounts`, or not at all (no amounts)."""
+    block = betting.wager_block(seat, round_, seats)
+    most = seat.committed + seat.stack
+    if block is Reason.RAISE_CAP_REACHED:
+        return cap_rules(round_, seats, table.options)
+    if block is Reason.BETTING_NOT_REOPENED:
+        return ("BIGBET.FULL-RAISE",) if round_.big_bet else ("ALLIN.HALF-BET.SHORT",)
+    if block is not None:
+        return ("ALLIN.CALL-SHORT",) if most <= round_.level else ("ALLIN.RUNOUT", "BET.ROUND-END")
+    rules: list[str] = []
+    if _reopened_by_sum(seat, round_):
+        rules.append("BIGBET.CUMULATIVE" if round_.big_bet else "ALLIN.CUMULATIVE")
+    if round_.big_bet:
+        low, high = betting.wager_range(seat, round_, seats)
+        if low == high == most and most < round_.level + round_.raise_size:
+            rules.append("BIGBET.ALL-IN-SHORT")
+        if table.open_pair_street and table.open_pair:
+            rules.append("BIGBET.NO-DOUBLE")
+        minimum = "BIGBET.MIN-BET" if kind is ActionType.BET else "BIGBET.MIN-RAISE"
+        rules += ["BIGBET.POT-MAX", minimum] if round_.pot_limit else [minimum, "BIGBET.NO-LIMIT-MAX"]
+        if kind is ActionType.RAISE and round_.level > round_.raise_size:
+            rules.append("BIGBET.NO-CAP")
+        return tuple(rules)
+    if round_.wagers >= round_.cap:
+        rules.append("BET.CAP.HEADS-UP")
+    if amounts and max(amounts) == most and most < round_.full_level + round_.unit:
+        rules.append("ALLIN.CALL-SHORT")
+    small_street = round_.unit == round_.small or round_.double
+    if round_.double and round_.big != round_.small:
+        rules += ["BET.DOUBLE.RAISES", _open_pair_rule(table)] if round_.level > 0 and kind is not ActionType.COMPLETE else [_open_pair_rule(table), "BET.DOUBLE.RAISES"]
+    elif table.open_pair_street and table.open_pair and table.options.open_pair_double and table.variant in (Variant.STUD_HIGH, Variant.FIVE_CARD_STUD) and not small_street:
+        rules += ["BET.DOUBLE.RAISES", _open_pair_rule(table)]
+    elif table.open_pair_street and table.open_pair:
+        rules.append("BET.DOUBLE.ABSENT")
+    if kind is ActionType.COMPLETE:
+        rules.append("BRING-IN.CHOICE" if table.is_bring_in_seat and round_.level == 0 else "BRING-IN.FACING")
+    elif kind is ActionType.RAISE and round_.opening:
+        rules.append("BRING-IN.COMPLETION-NOT-RAISE")
+    rules += [_limits(table), "BET.FIXED-AMOUNT"]
+    return tuple(rules)
+
+
+def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], legal: LegalList, table: Table) -> Facts:
+    """`legal` and `legal.<kind>` for every kind offered, and for the absent kinds a reader may expect."""
+    kinds = {kind for kind, _, _ in legal}
+    out: Facts = {}
+    most = seat.committed + seat.stack
+    big = round_.big_bet
+    if round_.level == 0 and round_.opening:
+        if table.is_bring_in_seat:
+            base: tuple[str, ...] = ("BIGBET.BRING-IN", "BRING-IN.CHOICE") if big else ("BRING-IN.CHOICE",)
+            out["legal"] = base
+            out["legal.fold"] = out["legal.check"] = ("BRING-IN.CHOICE",)
+            out["legal.bring_in"] = ("BRING-IN.ALL-IN-PARTIAL", "BRING-IN.CHOICE") if most < table.bring_in else base
+        else:
+            base = ("BRING-IN.ALL-IN-ANTE", "BIGBET.BRING-IN") if big else ("BRING-IN.ALL-IN-ANTE",)
+            out["legal"] = out["legal.fold"] = out["legal.check"] = out["legal.bring_in"] = base
+        if big:
+            out["legal.complete"] = ("BIGBET.BRING-IN",)
+        else:
+            amounts = [amount for kind, amount, _ in legal if kind is ActionType.COMPLETE and amount is not None]
+            out["legal.complete"] = wager_rules(ActionType.COMPLETE, seat, round_, seats, table, amounts) if amounts else base
+        out["legal.bet"] = out["legal.raise"] = ("BIGBET.BRING-IN",) if big else base
+        return out
+    facing_bring_in = round_.opening and not big and round_.wagers == 0
+    out["legal.fold"] = ("BET.FOLD",)
+    out["legal.check"] = ("BET.CHECK",)
+    call = [amount for kind, amount, _ in legal if kind is ActionType.CALL]
+    if call and call[0] is not None and call[0] < round_.level:
+        out["legal.call"] = ("ALLIN.CALL-SHORT",)
+    elif facing_bring_in:
+        short = any(s.committed < table.bring_in and s.stack == 0 and not s.folded and s.committed > 0 for s in seats)
+        out["legal.call"] = ("BRING-IN.ALL-IN-PARTIAL", "BRING-IN.FACING") if short else ("BRING-IN.FACING",)
+    elif ActionType.CALL in kinds:
+        out["legal.call"] = ("BET.ROUND-END",)
+    else:
+        out["legal.call"] = ("BET.CHECK",)
+    kind = betting.wager_kind(round_)
+    amounts = [amount for k, amount, _ in legal if k is kind and amount is not None]
+    rules = wager_rules(kind, seat, round_, seats, table, amounts)
+    out["legal." + kind.value] = rules
+    for other in _WAGERS:
+        if other is kind:
+            continue
+        if facing_bring_in:
+            out["legal." + other.value] = ("BRING-IN.FACING",)
+        elif other is ActionType.COMPLETE:
+            out["legal.complete"] = ("BIGBET.BRING-IN",) if big else ("BRING-IN.COMPLETION-NOT-RAISE",)
+    if facing_bring_in:
+        out["legal"] = ("BRING-IN.FACING",)
+    elif kind in kinds:
+        out["legal"] = rules
+    else:
+        out["legal"] = rules + ("BET.CHECK",) if ActionType.CHECK in kinds else rules
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Refused:
+    """A refused action and what its refusal depends on (seat, round, table: None outside betting)."""
+
+    reason: Reason
+    kind: ActionType
+    amount: int | None
+    seat: SeatState | None
+    round: Round | None
+    seats: Sequence[SeatState]
+    table: Table | None
+    showdown: bool
+    must_show: bool
+
+
+def refusal_rules(refused: Refused, legal_facts: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The rule that forbids an action first, ACTION.REFUSAL last."""
+    r = refused
+    rules = _refusal_rules(r.reason, r.kind, r.amount, legal_facts, r.seat, r.round, r.seats, r.table, r.showdown, r.must_show)
+    return rules + ("ACTION.REFUSAL",)
+
+
+def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_facts: Mapping[str, tuple[str, ...]],
+                   seat: SeatState | None, round_: Round | None, seats: Sequence[SeatState], table: Table | None,
+                   showdown: bool, must_show: bool) -> tuple[str, ...]:
+    if reason is Reason.HAND_OVER:
+        return ("ACTION.HAND-OVER",)
+    if reason is Reason.UNKNOWN_SEAT:
+        return ("FIVE.PLAYERS",) if table is not None and table.variant is Variant.FIVE_CARD_STUD else ("SETUP.PLAYERS",)
+    if reason is Reason.OUT_OF_TURN:
+        return ("BET.ORDER",)
+    if showdown or kind in (ActionType.SHOW, ActionType.MUCK):
+        if kind is ActionType.MUCK and must_show:
+            return ("SHOWDOWN.LAST-CONTENDER", "SHOWDOWN.MUCK")
+        return ("SHOWDOWN.MUCK",)
+    if seat is None or round_ is None or table is None:
+        return ()
+    if reason in (Reason.RAISE_CAP_REACHED, Reason.BETTING_NOT_REOPENED):
+        return legal_facts.get("legal." + kind.value) or ()
+    opening = round_.level == 0 and round_.opening
+    if reason is Reason.ILLEGAL_ACTION:
+        if opening and kind in (ActionType.FOLD, ActionType.CHECK):
+            return ("BRING-IN.CHOICE",) if table.is_bring_in_seat else ("BRING-IN.ALL-IN-ANTE",)
+        if kind is ActionType.CHECK:
+            facing = round_.opening and not round_.big_bet and round_.wagers == 0
+            return ("BET.CHECK", "BRING-IN.FACING") if facing else ("BET.CHECK",)
+        if kind is ActionType.CALL:
+            return ("BRING-IN.CHOICE",) if opening else ("BET.CHECK",)
+        if kind is ActionType.BRING_IN:
+            return ("BRING-IN.CHOICE",)
+        return legal_facts.get("legal." + kind.value) or ()
+    # invalid_amount
+    if amount is None or kind not in (ActionType.BRING_IN, ActionType.CALL, *_WAGERS):
+        return ()
+    if kind is ActionType.BRING_IN:
+        return ("BRING-IN.CHOICE",)
+    if kind is ActionType.CALL:
+        if amount == round_.level + table.ante or amount == round_.level - seat.committed + table.ante:
+            return ("ANTE.DEAD",)
+        return legal_facts.get("legal.call") or ()
+    if round_.big_bet:
+        low, _ = betting.wager_range(seat, round_, seats)
+        if amount < low:
+            return ("BIGBET.MIN-BET",) if kind is ActionType.BET else ("BIGBET.MIN-RAISE",)
+        return ("BIGBET.POT-MAX",) if round_.pot_limit else ("BIGBET.NO-LIMIT-MAX",)
+    if kind is ActionType.COMPLETE:
+        return ("BRING-IN.CHOICE",) if table.is_bring_in_seat and opening else ("BRING-IN.FACING",)
+    rules = legal_facts.get("legal." + kind.value) or ()
+    other_unit = round_.big if round_.unit == round_.small else round_.small
+    if "BET.DOUBLE.ABSENT" in rules or "BET.DOUBLE.RAISES" in rules or _open_pair_rule(table) in rules:
+        return rules
+    if amount == round_.full_level + other_unit:
+        return (_limits(table), "BET.FIXED-AMOUNT")
+    return ("BET.FIXED-AMOUNT", _limits(table))
+
+
+# --- awards ---------------------------------------------------------------------------------------
+
+
+def _share_rules(shares: Mapping[int, int], tied: int, options: Options) -> list[str]:
+    """A split pot: the odd-chip option when the shares differ, then the even split."""
+    rules: list[str] = []
+    if len(set(shares.values())) > 1 or 0 < len(shares) < tied:
+        rules.append("POT.ODD-CHIP.BEST-FIVE" if options.odd_chip is OddChip.BEST_FIVE else "POT.ODD-CHIP.ALL-CARDS")
+    if tied > 1:
+        rules.append("POT.SPLIT")
+    return rules
+
+
+def _tied(values: Mapping[int, int | None]) -> int:
+    scored = [value for value in values.values() if value is not None]
+    return scored.count(max(scored)) if scored else 0
+
+
+def award_rules(
+    pot: Pot,
+    shown: Sequence[int],
+    variant: Variant,
+    options: Options,
+    hands: Mapping[int, Sequence[Card]],
+    *,
+    uncontested: tuple[str, ...],
+    side_pot: bool,
+) -> Facts:
+    """`winners.<seat>` (or `high.<seat>` and `low.<seat>`) of one pot, relative to the pot."""
+    out: Facts = {}
+    hilo = variant is Variant.STUD_HILO8
+    if not shown:
+        target = pot.high if hilo else pot.winners
+        name = "high" if hilo else "winners"
+        out[name] = uncontested
+        for seat in target:
+            out[f"{name}.{seat}"] = uncontested
+        if hilo:
+            out["low"] = uncontested
+        return out
+    side = ["HILO.SIDE-POT" if hilo else "POT.SIDE"] if side_pot else []
+    if not hilo:
+        winners = sorted(pot.winners)
+        if variant is Variant.RAZZ:
+            ranking: tuple[str, ...] = ("HAND.LOW.A5",)
+            tied = _tied({seat: razz_value(hands[seat]) for seat in shown})
+        else:
+            ranking = high_rules(variant, hands, winners or list(shown), shown)
+            tied = _tied({seat: high_value(hands[seat]) for seat in shown})
+        out["winners"] = tuple(side) + ranking
+        for seat in winners:
+            out[f"winners.{seat}"] = tuple(side + _share_rules(pot.winners, tied, options)) + ranking
+        return out
+    high_winners = sorted(pot.high)
+    high_ranking = high_rules(variant, hands, high_winners or list(shown), shown)
+    high_tied = _tied({seat: high_value(hands[seat]) for seat in shown})
+    low_tied = _tied({seat: low8_value(hands[seat]) for seat in shown})
+    if not pot.low:
+        out["low"] = tuple(side) + ("HILO.NO-LOW", "HAND.LOW.EIGHT")
+        out["high"] = tuple(side) + ("HILO.NO-LOW",) + high_ranking
+        for seat in high_winners:
+            out[f"high.{seat}"] = tuple(side + ["HILO.NO-LOW"] + _share_rules(pot.high, high_tied, options)) + high_ranking
+        return out
+    out["high"] = tuple(side) + ("HILO.SPLIT",) + high_ranking
+    out["low"] = tuple(side) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+    for seat in high_winners:
+        rules = list(side)
+        if seat in pot.low:
+            rules.append("HILO.SCOOP")
+        shares = _share_rules(pot.high, high_tied, options)
+        if high_tied > 1:
+            rules.append("HILO.QUARTER")
+        rules += [rule for rule in shares if rule != "POT.SPLIT"]
+        out[f"high.{seat}"] = tuple(rules) + ("HILO.SPLIT",) + high_ranking
+    for seat in sorted(pot.low):
+        rules = list(side)
+        if low_tied > 1:
+            rules.append("HILO.QUARTER")
+        rules += [rule for rule in _share_rules(pot.low, low_tied, options) if rule != "POT.SPLIT"]
+        if seat in pot.high:
+            rules.append("HILO.SCOOP")
+        out[f"low.{seat}"] = tuple(rules) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+    return out
+
+
+# --- setups ---------------------------------------------------------------------------------------
+
+#: the first word of a refused setup's message (`field: problem`) -> the rule it breaks
+_SETUP_FIELDS = (
+    ("deck: ", "CARDS.NOTATION"),  # a card the parser could not read (a duplicate or a count is SETUP.DECK, below)
+    ("variant", "SETUP.PLAYERS"),
+    ("stakes", "SETUP.STAKES"),
+    ("options", "SETUP.STAKES"),
+)
+
+
+def setup_rules(variant: object, message: str | None) -> tuple[str, ...]:
+    """The setup rule a refused new_hand breaks (`message` is the refusal's), ACTION.REFUSAL last;
+    with no message, the rules an accepted setup satisfies."""
+    players = "FIVE.PLAYERS" if variant == Variant.FIVE_CARD_STUD.value else "SETUP.PLAYERS"
+    if message is None:
+        return (players, "SETUP.STAKES", "SETUP.STACKS", "SETUP.DECK", "CARDS.NOTATION")
+    text = message.split(": ", 1)[-1] if message.startswith(("new_hand: ",)) else message
+    rule = players
+    if text.startswith("deck"):
+        rule = "SETUP.DECK" if _deck_count_or_duplicate(text) else "CARDS.NOTATION"
+    elif text.startswith("remade_stub"):
+        rule = "SETUP.DECK" if _deck_count_or_duplicate(text) else "CARDS.NOTATION"
+    elif text.startswith("stakes"):
+        rule = "SETUP.STAKES"
+    elif ".stack" in text.split(":", 1)[0] or "stack" in text.split(" ", 1)[0]:
+        rule = "SETUP.STACKS"
+    elif text.startswith("seats"):
+        rule = players
+    return (rule, "ACTION.REFUSAL")
+
+
+def _deck_count_or_duplicate(text: str) -> bool:
+    return "52" in text or "twice" in text or "must contain cards" in text

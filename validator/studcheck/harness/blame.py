@@ -14,7 +14,8 @@ decides, in this order:
    refuse, or refused for another reason -> why the reference refused it (`reason`);
 3. else the case's own failing step: the fact its main mismatch names (`legal.<kind>`, `stacks.3`,
    `result.pots[0].winners.3`, ...) in the reference's explanation of the last answer; a refused
-   action that changed the state -> why a refusal leaves the state alone (`ok`).
+   action that changed the state breaks ACTION.REFUSAL (a refusal changes nothing), whatever the
+   refusal's own reason (`ok`, which follows it).
 
 Engine and protocol errors are no rule's: their blame is empty. So is a case the reference cannot
 replay (its blame then rests on nothing the reference said, and studcheck never guesses one).
@@ -37,6 +38,9 @@ PATH_FIELDS = ("street", "to_act", "community")
 CARD_FIELDS = ("up", "down")
 
 Facts = Mapping[str, tuple[str, ...]]
+#: the rule a refused action that changed the state breaks ("a refused action has a reason code and
+#: changes nothing"); why the action was refused follows it
+REFUSAL_CHANGES_NOTHING = "ACTION.REFUSAL"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,7 +96,8 @@ def replay(verdict: Verdict, step_mismatch: Mismatch | None) -> Replayed:
     if step_mismatch is None:
         return Replayed(earlier=None, blame=())
     if verdict.step_text and verdict.step_text.startswith("reject") and step_mismatch.path not in ("ok", "reason"):
-        return Replayed(earlier=None, blame=lookup(refusal_facts, "ok"))  # a refused action changed the state
+        why = lookup(refusal_facts, "ok")  # a refused action changed the state
+        return Replayed(earlier=None, blame=(REFUSAL_CHANGES_NOTHING, *(rule for rule in why if rule != REFUSAL_CHANGES_NOTHING)))
     return Replayed(earlier=None, blame=lookup(state_facts, fact_of(step_mismatch)))
 
 

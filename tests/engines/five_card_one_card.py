@@ -1,0 +1,20 @@
+"""One rule broken: in five-card stud the first actor is decided by the last up card alone (FIVE.FIRST-ACTOR)."""
+from _onerule import Hand, Server, betting, rules, run
+
+RULES = ("FIVE.FIRST-ACTOR",)
+
+
+class LastCardOnly(Hand):
+    def _first_actor(self):
+        if self.variant is not rules.Variant.FIVE_CARD_STUD:
+            return super()._first_actor()
+        boards = {seat.seat: seat.up[-1:] for seat in self._live()}
+        return betting.first_actor_seat(self.variant, self.options, boards)
+
+
+def make_server() -> Server:
+    return Server(LastCardOnly)
+
+
+if __name__ == "__main__":
+    run(make_server)

@@ -5,8 +5,14 @@ RULES = ("FIVE.FIRST-ACTOR",)
 
 
 class LastCardOnly(Hand):
+    showing = False  # the showdown order is another rule's (SHOWDOWN.ORDER.UNBET): kept right
+
+    def _begin_showdown(self):
+        self.showing = True
+        super()._begin_showdown()
+
     def _first_actor(self):
-        if self.variant is not rules.Variant.FIVE_CARD_STUD:
+        if self.variant is not rules.Variant.FIVE_CARD_STUD or self.showing:
             return super()._first_actor()
         boards = {seat.seat: seat.up[-1:] for seat in self._live()}
         return betting.first_actor_seat(self.variant, self.options, boards)

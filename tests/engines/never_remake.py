@@ -1,7 +1,8 @@
-"""One rule broken: a short stub is never remade, a community card is used at once (DEAL.SHORT-STUB.REMAKE)."""
+"""Another VALUE of an option than asked: a short stub is never remade, a community card is used at
+once (short_stub: community), although hello declares remake and new_hand asks for it."""
 from _onerule import Server, forced, rules, run
 
-RULES = ("DEAL.SHORT-STUB.REMAKE", "FIVE.SHORT-STUB")
+OPTION = "short_stub"  # the rules it may break are this option's (spec/options.md, "Rules it changes")
 
 
 def make_server() -> Server:

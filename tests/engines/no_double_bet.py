@@ -1,7 +1,9 @@
-"""One rule broken: an open pair never allows the big bet (BET.DOUBLE.OPEN-PAIR), whatever open_pair_double says."""
+"""One rule broken: an open pair never allows the big bet, whatever open_pair_double says
+(BET.DOUBLE.OPEN-PAIR; so no raise after it may be big either, BET.DOUBLE.RAISES: the two sentences
+of one option)."""
 from _onerule import Hand, Server, run
 
-RULES = ("BET.DOUBLE.OPEN-PAIR", "FIVE.OPEN-PAIR")
+RULES = ("BET.DOUBLE.OPEN-PAIR", "BET.DOUBLE.RAISES", "FIVE.OPEN-PAIR")
 
 
 class NoDouble(Hand):

@@ -31,11 +31,10 @@ from studcheck.resources import spec_dir
 ONE_RULE = (
     "bring_in_option", "no_burn", "razz_bring_in_lowest", "bring_in_may_fold", "check_facing_bet", "cap_plus_one",
     "no_double_bet", "half_bet_reopens", "aggressor_ignored", "rake_third_street", "hilo_no_qualifier",
-    "five_card_one_card", "pot_max_short", "odd_chip_lowest_seat", "hilo_odd_chip_low", "live_ante",
-    "bring_in_equals_small_bet", "refusal_costs_a_chip", "bring_in_tie_seat", "never_uncapped", "never_remake",
-    "showdown_lowest_seat",
+    "five_card_one_card", "pot_max_short", "odd_chip_lowest_seat", "hilo_odd_chip_low", "ante_all_in_full_pot",
+    "bring_in_equals_small_bet", "refusal_costs_a_chip", "bring_in_tie_seat", "never_uncapped", "showdown_lowest_seat",
 )
-OPTION_VALUE = ("first_actor_tie_suit",)
+OPTION_VALUE = ("first_actor_tie_suit", "never_remake")
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +61,7 @@ def run_engine(module: ModuleType, cases: list[Case]) -> Grouping:
 def option_rules(option: str) -> set[str]:
     """The rules spec/options.md's summary says the option changes (`BIGBET.*` expanded)."""
     text = (spec_dir() / "options.md").read_text(encoding="utf-8")
-    row = next(line for line in text.splitlines() if line.startswith(f"| `{option}` |"))
+    row = next(line for line in text.splitlines() if re.match(rf"\| `{option}`(?: \(late\))? \|", line))
     changes = row.strip().strip("|").split("|")[3]
     patterns = re.findall(r"`([A-Z][A-Z0-9.*-]+)`", changes.split(";")[0])
     return {rule for rule in rule_ids() for pattern in patterns if fnmatch(rule, pattern)}

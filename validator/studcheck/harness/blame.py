@@ -123,7 +123,8 @@ def fact_path(found: Sequence[Mismatch]) -> str:
 
 def fact_of(mismatch: Mismatch) -> str:
     """The explanation key for a mismatch: its path, a legal list narrowed to the first action kind
-    that is missing, extra or listed at another amount (`legal.check`)."""
+    that is missing, extra or listed at another amount (`legal.check`), a list or object (`result.pots`)
+    to its first differing entry (`result.pots[0].eligible`)."""
     if mismatch.path == "legal" and isinstance(mismatch.expected, list) and isinstance(mismatch.actual, list):
         want = {legal_text(entry) for entry in mismatch.expected}
         got = {legal_text(entry) for entry in mismatch.actual}
@@ -131,4 +132,31 @@ def fact_of(mismatch: Mismatch) -> str:
                      if (text in want) != (text in got)]
         if differing:
             return f"legal.{differing[0]}"
-    return mismatch.path
+    return _first_difference(mismatch.path, mismatch.expected, mismatch.actual)
+
+
+def _first_eligible_difference(expected: list[Any], actual: list[Any]) -> int | None:
+    """The first pot whose eligible seats differ (a pot missing on one side counts), for pot lists."""
+    if not all(isinstance(pot, Mapping) and "eligible" in pot for pot in [*expected, *actual]):
+        return None
+    for index in range(max(len(expected), len(actual))):
+        want = expected[index]["eligible"] if index < len(expected) else None
+        got = actual[index]["eligible"] if index < len(actual) else None
+        if want != got:
+            return index if index < len(expected) else None
+    return None
+
+
+def _first_difference(path: str, expected: Any, actual: Any) -> str:
+    """The path of the first differing entry; in a pot, who is eligible before the amount (it decides it)."""
+    if isinstance(expected, list) and isinstance(actual, list):
+        eligible = _first_eligible_difference(expected, actual)  # a pot missing or extra: who is in it
+        if eligible is not None:
+            return f"{path}[{eligible}].eligible"
+        index = next((i for i, (want, got) in enumerate(zip(expected, actual)) if want != got), None)
+        return path if index is None else _first_difference(f"{path}[{index}]", expected[index], actual[index])
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        keys = sorted(expected, key=lambda key: key != "eligible")
+        key = next((key for key in keys if expected.get(key) != actual.get(key)), None)
+        return path if key is None else _first_difference(f"{path}.{key}", expected[key], actual.get(key))
+    return path

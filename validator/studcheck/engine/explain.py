@@ -13,8 +13,10 @@ them changes the hand.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from studcheck.cards import Card
 from studcheck.engine import betting
@@ -22,7 +24,10 @@ from studcheck.engine.betting import LegalList, Round, SeatState
 from studcheck.engine.errors import Reason
 from studcheck.engine.showdown import Pot
 from studcheck.evaluate import exposed_high_key, exposed_low_key, high_category, high_value, low8_value, razz_value
-from studcheck.rules import ActionType, BringInTie, FirstActorTie, HeadsUp, OddChip, Options, Variant
+from studcheck.rules import ActionType, BringInTie, FirstActorTie, HeadsUp, OddChip, Options, Street, Variant
+
+if TYPE_CHECKING:
+    from studcheck.engine.state import Action, Hand, LegalAction
 
 Facts = dict[str, tuple[str, ...]]
 
@@ -138,7 +143,7 @@ def first_actor_rules(
     if len(boards) > 1 and max(naive.values()) != naive[chosen]:
         rules.append("BET.FIRST-ACTOR.EXPOSED-RANKING")
     if variant is Variant.FIVE_CARD_STUD:
-        rules += ["FIVE.FIRST-ACTOR", "BET.FIRST-ACTOR.HIGH"]
+        rules.append("FIVE.FIRST-ACTOR")
     else:
         rules.append("BET.FIRST-ACTOR.LOW" if razz else "BET.FIRST-ACTOR.HIGH")
     if "BET.FIRST-ACTOR.EXPOSED-RANKING" not in rules:
@@ -149,10 +154,25 @@ def first_actor_rules(
 # --- hands at showdown ----------------------------------------------------------------------------
 
 
+def _choice_matters(cards: Sequence[Card]) -> bool:
+    """More than five cards holding more made groups than five can use (three pairs, two sets,
+    quads beside a pair or set): the best five must be chosen (HAND.HIGH.BEST-FIVE)."""
+    if len(cards) <= 5:
+        return False
+    counts = sorted(Counter(card.index >> 2 for card in cards).values(), reverse=True)
+    groups = [count for count in counts if count > 1]
+    return len(groups) >= 3 or (len(groups) >= 2 and groups[0] >= 3)
+
+
 def high_rules(variant: Variant, hands: Mapping[int, Sequence[Card]], winners: Sequence[int], contenders: Sequence[int]) -> tuple[str, ...]:
     """Why these high hands won: the category, or the kickers, or the wheel; the best five."""
     values = {seat: high_value(hands[seat]) for seat in contenders}
     rules: list[str] = []
+    ranks = {seat: sorted(card.index >> 2 for card in hands[seat]) for seat in winners}
+    if len(winners) > 1 and len({tuple(r) for r in ranks.values()}) > 1:
+        rules.append("HAND.HIGH.BEST-FIVE")  # equal fives; the cards that do not play differ
+    elif any(_choice_matters(hands[seat]) for seat in contenders):
+        rules.append("HAND.HIGH.BEST-FIVE")
     top = values[winners[0]]
     losers = [values[seat] for seat in contenders if seat not in winners]
     wheel = any(_is_wheel(values[seat]) for seat in contenders)
@@ -172,15 +192,10 @@ def _is_wheel(value: int) -> bool:
     return category in (4, 8) and (value >> 16) & 0xF == 5
 
 
-def low_rules(variant: Variant) -> tuple[str, ...]:
-    return ("HAND.LOW.A5",) if variant is Variant.RAZZ else ("HAND.LOW.EIGHT",)
-
-
-
-
 # --- legal actions and refusals -------------------------------------------------------------------
 
 _WAGERS = (ActionType.BET, ActionType.RAISE, ActionType.COMPLETE)
+_AMOUNT_KINDS = frozenset({ActionType.BRING_IN, ActionType.CALL, ActionType.BET, ActionType.RAISE, ActionType.COMPLETE})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -217,9 +232,17 @@ def cap_rules(round_: Round, seats: Sequence[SeatState], options: Options) -> tu
     return tuple(rules)
 
 
-def _reopened_by_sum(seat: SeatState, round_: Round) -> bool:
-    """Reopened for this seat only by short all-ins that add up (ALLIN.CUMULATIVE, BIGBET.CUMULATIVE)."""
-    return seat.acted_at is not None and round_.reopening <= seat.acted_after
+def _reopened_by_sum(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> bool:
+    """Reopened for this seat only by short all-ins that add up (ALLIN.CUMULATIVE, BIGBET.CUMULATIVE).
+
+    Fixed limit counts the wagers that reopen for everyone; pot and no limit keep no counter, so
+    there it is two or more all-ins above what the seat matched."""
+    acted = seat.acted_at
+    if acted is None:
+        return False
+    if not round_.big_bet:
+        return round_.reopening <= seat.acted_after
+    return sum(1 for s in seats if s.all_in and s.committed > acted) >= 2
 
 
 def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequence[SeatState], table: Table, amounts: Sequence[int]) -> tuple[str, ...]:
@@ -233,18 +256,18 @@ def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequenc
     if block is not None:
         return ("ALLIN.CALL-SHORT",) if most <= round_.level else ("ALLIN.RUNOUT", "BET.ROUND-END")
     rules: list[str] = []
-    if _reopened_by_sum(seat, round_):
+    if _reopened_by_sum(seat, round_, seats) and (round_.big_bet or table.variant is not Variant.FIVE_CARD_STUD):
         rules.append("BIGBET.CUMULATIVE" if round_.big_bet else "ALLIN.CUMULATIVE")
     if round_.big_bet:
+        if kind is ActionType.RAISE and round_.level >= round_.raise_size * (2 + table.options.max_raises):
+            rules.append("BIGBET.NO-CAP")  # more raises than a fixed-limit cap would have allowed
         low, high = betting.wager_range(seat, round_, seats)
         if low == high == most and most < round_.level + round_.raise_size:
             rules.append("BIGBET.ALL-IN-SHORT")
-        if table.open_pair_street and table.open_pair:
+        if table.open_pair_street and table.open_pair and table.variant in (Variant.STUD_HIGH, Variant.FIVE_CARD_STUD):
             rules.append("BIGBET.NO-DOUBLE")
         minimum = "BIGBET.MIN-BET" if kind is ActionType.BET else "BIGBET.MIN-RAISE"
         rules += ["BIGBET.POT-MAX", minimum] if round_.pot_limit else [minimum, "BIGBET.NO-LIMIT-MAX"]
-        if kind is ActionType.RAISE and round_.level > round_.raise_size:
-            rules.append("BIGBET.NO-CAP")
         return tuple(rules)
     if round_.wagers >= round_.cap:
         rules.append("BET.CAP.HEADS-UP")
@@ -372,7 +395,7 @@ def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_f
             return ("BRING-IN.CHOICE",)
         return legal_facts.get("legal." + kind.value) or ()
     # invalid_amount
-    if amount is None or kind not in (ActionType.BRING_IN, ActionType.CALL, *_WAGERS):
+    if amount is None or kind not in _AMOUNT_KINDS:
         return ()
     if kind is ActionType.BRING_IN:
         return ("BRING-IN.CHOICE",)
@@ -483,35 +506,282 @@ def award_rules(
 
 # --- setups ---------------------------------------------------------------------------------------
 
-#: the first word of a refused setup's message (`field: problem`) -> the rule it breaks
-_SETUP_FIELDS = (
-    ("deck: ", "CARDS.NOTATION"),  # a card the parser could not read (a duplicate or a count is SETUP.DECK, below)
-    ("variant", "SETUP.PLAYERS"),
-    ("stakes", "SETUP.STAKES"),
-    ("options", "SETUP.STAKES"),
-)
+#: words of a refused deck's message that say the deck is not 52 distinct cards (else a card is
+#: badly written, CARDS.NOTATION)
+_DECK_WORDS = ("52", "twice", "non-unique", "too short", "too long", "must contain cards", "must list")
 
 
 def setup_rules(variant: object, message: str | None) -> tuple[str, ...]:
-    """The setup rule a refused new_hand breaks (`message` is the refusal's), ACTION.REFUSAL last;
-    with no message, the rules an accepted setup satisfies."""
+    """The setup rule a refused new_hand breaks (`message`: the refusal's, `field: problem`),
+    ACTION.REFUSAL last; with no message, the rules an accepted setup satisfies."""
     players = "FIVE.PLAYERS" if variant == Variant.FIVE_CARD_STUD.value else "SETUP.PLAYERS"
     if message is None:
         return (players, "SETUP.STAKES", "SETUP.STACKS", "SETUP.DECK", "CARDS.NOTATION")
-    text = message.split(": ", 1)[-1] if message.startswith(("new_hand: ",)) else message
-    rule = players
-    if text.startswith("deck"):
-        rule = "SETUP.DECK" if _deck_count_or_duplicate(text) else "CARDS.NOTATION"
-    elif text.startswith("remade_stub"):
-        rule = "SETUP.DECK" if _deck_count_or_duplicate(text) else "CARDS.NOTATION"
-    elif text.startswith("stakes"):
-        rule = "SETUP.STAKES"
-    elif ".stack" in text.split(":", 1)[0] or "stack" in text.split(" ", 1)[0]:
-        rule = "SETUP.STACKS"
-    elif text.startswith("seats"):
-        rule = players
-    return (rule, "ACTION.REFUSAL")
+    text = message.removeprefix("new_hand: ")
+    field = text.split(": ", 1)[0]
+    if field.startswith(("deck[", "remade_stub[")):
+        return ("CARDS.NOTATION", "ACTION.REFUSAL")
+    if field in ("deck", "remade_stub"):
+        rule = "SETUP.DECK" if any(word in text for word in _DECK_WORDS) else "CARDS.NOTATION"
+        return (rule, "ACTION.REFUSAL")
+    if field.startswith("seats") and field.endswith(".stack"):
+        return ("SETUP.STACKS", "ACTION.REFUSAL")
+    if field.startswith("seats"):
+        return (players, "ACTION.REFUSAL")
+    if field.startswith("stakes"):
+        return ("SETUP.STAKES", "ACTION.REFUSAL")
+    return ("ACTION.REFUSAL",)
 
 
-def _deck_count_or_duplicate(text: str) -> bool:
-    return "52" in text or "twice" in text or "must contain cards" in text
+# --- the hand's recording points (called by Hand only when it has a collector) ----------------------
+
+
+def note_state(hand: Hand, notes: Notes) -> None:
+    """Record the facts derived from the current state (the legal actions, the pots) into the
+    collector; the Server calls this after each answer when explanations are wanted."""
+    notes.clear_prefix("legal")
+    if hand.result is not None:
+        notes.add("legal", *notes.get("street"))
+    elif hand.street is Street.SHOWDOWN and hand.to_act is not None:
+        muck = ("SHOWDOWN.LAST-CONTENDER", "SHOWDOWN.MUCK") if hand._must_show(hand.to_act) else ("SHOWDOWN.MUCK",)
+        notes.add("legal", *muck)
+        notes.add("legal.muck", *muck)
+        notes.add("legal.show", "SHOWDOWN.MUCK")
+    else:
+        for fact, rules in legal_facts(hand).items():
+            notes.add(fact, *rules)
+    if hand.result is None and len(hand._pots) > 1:  # the snapshot's pots, just built
+        ante_only = any(s.all_in and s.total <= hand.stakes.ante for s in hand._seat_list)
+        notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_only else ("POT.SIDE",)))
+
+
+def refusal_of(hand: Hand, action: Action, reason: Reason) -> tuple[str, ...]:
+    """The rules behind refusing `action` with `reason` (the hand is unchanged)."""
+    seat = hand.seats.get(hand.to_act) if hand.to_act is not None else None
+    showdown_street = hand.street is Street.SHOWDOWN
+    table = table_of(hand, seat) if seat is not None else None
+    facts: dict[str, tuple[str, ...]] = {} if showdown_street or seat is None or hand.round is None else legal_facts(hand)
+    refused = Refused(
+        reason=reason, kind=action.action, amount=action.amount, seat=seat, round=hand.round, seats=hand._seat_list,
+        table=table, showdown=showdown_street,
+        must_show=showdown_street and hand.to_act is not None and hand._must_show(hand.to_act),
+    )
+    return refusal_rules(refused, facts)
+
+
+def table_of(hand: Hand, seat: SeatState) -> Table:
+    layout = hand.layout
+    decided = layout.open_pair_street or (layout.streets[1] if len(layout.streets) > 1 else None)
+    return Table(
+        variant=hand.variant, options=hand.options, bring_in=hand.stakes.bring_in, ante=hand.stakes.ante,
+        is_bring_in_seat=seat.seat == hand.bring_in_seat,
+        open_pair_street=hand.street is decided,
+        open_pair=any(len(s.up) > 1 and s.up[0].rank == s.up[1].rank for s in hand._live()),
+    )
+
+
+def legal_facts(hand: Hand) -> dict[str, tuple[str, ...]]:
+    if hand.to_act is None or hand.round is None:
+        return {}
+    seat = hand.seats[hand.to_act]
+    pairs = [(la.action, la.amount, la.top) for la in hand.legal_actions()]
+    return legal_rules(seat, hand.round, hand._seat_list, pairs, table_of(hand, seat))
+
+
+def note_antes(hand: Hand) -> None:
+    assert hand._notes is not None
+    notes = hand._notes
+    ante_all_in = False
+    for seat in hand._seat_list:
+        if seat.stack == 0:
+            ante_all_in = True
+            notes.add(f"stacks.{seat.seat}", "ANTE.ALL-IN", "ANTE.DEAD")
+        else:
+            notes.add(f"stacks.{seat.seat}", "ANTE.DEAD")
+    notes.add("pot_total", "ANTE.DEAD")
+    notes.add("committed", "ANTE.DEAD")
+    notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_all_in else ("ANTE.DEAD",)))
+    notes.add("all_in", *(("ANTE.ALL-IN",) if ante_all_in else ("ALLIN.CALL-SHORT",)))
+
+
+def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
+    assert hand._notes is not None
+    rule = "FIVE.DEAL" if hand.variant is Variant.FIVE_CARD_STUD else "DEAL.THIRD"
+    for seat in hand._seat_list:
+        hand._notes.add(f"up.{seat.seat}", rule)
+        hand._notes.add(f"down.{seat.seat}", rule)
+    hand._notes.add("street", rule)
+    hand._notes.add("community", "DEAL.STREETS" if rule == "DEAL.THIRD" else "FIVE.STREETS")
+
+
+def street_rules(hand: Hand, *, remade: bool = False, burned: bool = False) -> list[str]:
+    if hand.variant is Variant.FIVE_CARD_STUD:
+        return (["FIVE.SHORT-STUB"] if remade else []) + ["FIVE.STREETS"]
+    return (["DEAL.SHORT-STUB.REMAKE"] if remade else []) + (["DEAL.BURN"] if burned else []) + ["DEAL.STREETS"]
+
+
+def note_street(hand: Hand, dealt: list[int]) -> None:
+    assert hand._notes is not None
+    rules = street_rules(hand, burned=hand.options.burn_cards)
+    for seat in dealt:
+        hand._notes.add(f"up.{seat}", *rules)
+
+
+def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned: bool, community: bool) -> None:
+    assert hand._notes is not None
+    rules = street_rules(hand, remade=remade, burned=burned)
+    face = "up" if hand.layout.last_face_up else "down"
+    for seat in cards:
+        hand._notes.add(f"{face}.{seat}", *rules)
+    if community:
+        five = hand.variant is Variant.FIVE_CARD_STUD
+        first = ["FIVE.SHORT-STUB"] if five else ["DEAL.SHORT-STUB.COMMUNITY"] + (["DEAL.SHORT-STUB.REMAKE"] if remade else [])
+        hand._notes.add("community", *first, *(["DEAL.BURN"] if burned and not five else []), *rules[-1:])
+    else:
+        hand._notes.add("community", *rules)
+
+
+def note_first_actor(hand: Hand, first: int) -> None:
+    assert hand._notes is not None and hand.round is not None
+    notes = hand._notes
+    if hand.round.opening:
+        doors = {seat.seat: seat.up[0] for seat in hand._seat_list}
+        rules = bring_in_rules(hand.variant, hand.options.bring_in_tie, doors)
+        if hand.to_act != first:
+            rules = ("BRING-IN.ALL-IN-ANTE",) + rules
+    else:
+        live = hand._live()
+        rules = first_actor_rules(
+            hand.variant, hand.options.first_actor_tie,
+            {s.seat: s.up[:4] for s in live},
+            {s.seat: s.up[:4] for s in hand._seat_list if s.folded and s.up},
+            first,
+            all_in_skipped=hand.to_act != first,
+            last_street=hand.street is hand._last,
+            community=hand.community is not None,
+        )
+        ended = notes.get("street")
+        if ended and ended[0] == "BRING-IN.CALLED-ROUND-ENDS":
+            rules = ("BRING-IN.CALLED-ROUND-ENDS",) + rules
+    notes.add("to_act", *rules)
+    notes.clear_prefix("committed")
+    if not hand.round.opening:
+        notes.add("committed", "BET.ROUND-END")
+
+
+def note_action(hand: Hand, action: Action, legal: LegalAction) -> None:
+    assert hand._notes is not None
+    notes = hand._notes
+    if hand.street is Street.SHOWDOWN:
+        notes.add("ok", *notes.get("legal.muck" if legal.action is ActionType.MUCK else "legal.show") or ("SHOWDOWN.MUCK",))
+        notes.add("shown" if legal.action is ActionType.SHOW else "mucked", "SHOWDOWN.MUCK")
+        return
+    kind_rules = legal_facts(hand).get("legal." + legal.action.value) or ("BET.ORDER",)
+    round_, seat_state = hand.round, hand.seats[action.seat]
+    if round_ is not None and not round_.big_bet and legal.action in (ActionType.BET, ActionType.RAISE, ActionType.COMPLETE):
+        increment = (legal.amount or 0) - round_.full_level
+        if legal.amount == seat_state.committed + seat_state.stack and increment < round_.unit:
+            half = "ALLIN.HALF-BET.FULL" if 2 * increment >= round_.unit else "ALLIN.HALF-BET.SHORT"
+            kind_rules = (half,) + kind_rules
+    notes.add("ok", *kind_rules)
+    seat = action.seat
+    notes.add(f"stacks.{seat}", *kind_rules)
+    notes.add(f"committed.{seat}", *kind_rules)
+    notes.add("pot_total", *kind_rules)
+    if legal.action is ActionType.FOLD:
+        notes.add("folded", "BET.FOLD")
+
+
+def note_turn(hand: Hand, seat_number: int) -> None:
+    """After a betting action: who acts next, or why the round is over."""
+    assert hand._notes is not None and hand.round is not None
+    notes = hand._notes
+    if hand.seats[seat_number].all_in:
+        notes.add("all_in", *notes.get("ok"))
+    if hand.to_act is not None:
+        notes.add("to_act", "BET.ORDER")
+        return
+    round_ = hand.round
+    rules = ["BET.ROUND-END"]
+    bring_in = hand.seats.get(hand.bring_in_seat) if hand.bring_in_seat is not None else None
+    no_wager = round_.level <= hand.stakes.bring_in if round_.big_bet else round_.wagers == 0
+    if round_.opening and no_wager and bring_in is not None and bring_in.can_bet and round_.level > 0:
+        rules.insert(0, "BRING-IN.CALLED-ROUND-ENDS")
+    notes.add("street", *rules)
+    notes.add("to_act", *rules)
+
+
+def runout_rules(hand: Hand) -> tuple[str, ...]:
+    assert hand._notes is not None
+    before = hand._notes.get("street")
+    if before and before[0] == "ALLIN.RUNOUT":
+        return before
+    return ("ALLIN.RUNOUT",) + tuple(rule for rule in before if rule.startswith(("BET.", "BRING-IN.")))
+
+
+def note_last_live(hand: Hand) -> None:
+    assert hand._notes is not None and hand.round is not None
+    winner = hand._live()[0].seat
+    all_fold = hand.round.opening and winner == hand.bring_in_seat
+    rules = ("BRING-IN.ALL-FOLD", "SHOWDOWN.UNCONTESTED") if all_fold else ("SHOWDOWN.UNCONTESTED",)
+    hand._notes.add("street", *rules)
+    hand._notes.add("to_act", *rules)
+
+
+def note_returned(hand: Hand, seat: int) -> None:
+    assert hand._notes is not None and hand.round is not None
+    bring_in = hand.seats.get(hand.bring_in_seat) if hand.bring_in_seat is not None else None
+    partial = hand.round.opening and bring_in is not None and bring_in.all_in and bring_in.committed < hand.stakes.bring_in
+    rules = ("BRING-IN.ALL-IN-PARTIAL", "POT.UNCALLED") if partial else ("POT.UNCALLED",)
+    hand._notes.add(f"result.returned.{seat}", *rules)
+    hand._notes.add(f"stacks.{seat}", *rules)
+    hand._notes.add("pot_total", *rules)
+
+
+def note_showdown_order(hand: Hand, first: int) -> None:
+    assert hand._notes is not None
+    if hand.seventh_aggressor is not None and first == hand.seventh_aggressor:
+        rules: tuple[str, ...] = ("SHOWDOWN.ORDER.AGGRESSOR",)
+    else:
+        rules = ("SHOWDOWN.ORDER.UNBET",)
+    hand._notes.add("to_act", *rules)
+    hand._notes.add("result.showdown_order", *rules)
+
+
+def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int) -> None:
+    assert hand._notes is not None
+    notes = hand._notes
+    at_showdown = hand.street is Street.SHOWDOWN
+    if at_showdown:
+        notes.add("street", "SHOWDOWN.MUCK")
+        notes.add("to_act", "SHOWDOWN.MUCK")
+    else:
+        notes.add("result.showdown_order", *notes.get("street"))
+    for seat in returned:
+        notes.add(f"result.returned.{seat}", "POT.UNCALLED")
+    if hand.options.rake_percent and not hand.fourth_dealt:
+        notes.add("result.rake", "RAKE.NO-THIRD-STREET", "RAKE.PERCENT")
+    else:
+        notes.add("result.rake", "RAKE.PERCENT")
+    notes.add("result.pots", "POT.SIDE")
+    hands = hand._hand_cards()
+    for index, pot in enumerate(pots):
+        where = f"result.pots[{index}]"
+        left_out = [s for s in hand._live() if s.seat not in pot.eligible]
+        ante = any(s.total <= hand.stakes.ante for s in left_out)
+        notes.add(f"{where}.eligible", *(("ANTE.ALL-IN", "POT.SIDE") if ante else ("POT.SIDE",)))
+        amount = ["RAKE.PERCENT"] if rake and index == 0 else []
+        notes.add(f"{where}.amount", *amount, "POT.SIDE")
+        shown = [seat for seat in pot.eligible if hand.seats[seat].shown]
+        facts = award_rules(pot, shown, hand.variant, hand.options, hands,
+                                    uncontested=notes.get("street") if not at_showdown else ("SHOWDOWN.UNCONTESTED",),
+                                    side_pot=index > 0)
+        for fact, rules in facts.items():
+            notes.add(f"{where}.{fact}", *rules)
+            half, _, winner = fact.partition(".")
+            if winner and not notes.get(f"result.stacks.{winner}"):
+                notes.add(f"result.stacks.{winner}", *rules)
+    main = notes.get("result.pots[0].winners") or notes.get("result.pots[0].high") or ("POT.SIDE",)
+    for seat_number in hand.seats:
+        if not notes.get(f"result.stacks.{seat_number}"):
+            notes.add(f"result.stacks.{seat_number}", *(notes.get(f"result.returned.{seat_number}") or main))

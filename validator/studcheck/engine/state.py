@@ -162,7 +162,7 @@ class Hand:
         """Apply one action, or raise IllegalAction and change nothing."""
         legal = self._check(action)
         if self._notes is not None:
-            self._note_action(action, legal)
+            explain.note_action(self, action, legal)
         self._legal = None
         self.events.append({"event": "action", "seat": action.seat, "action": _KIND_TEXT[legal.action], "amount": legal.amount})
         if self.street is _SHOWDOWN:
@@ -316,7 +316,7 @@ class Hand:
                 seat.total += amount
                 log({"event": "ante", "seat": seat.seat, "amount": amount})
         if self._notes is not None:
-            self._note_antes()
+            explain.note_antes(self)
 
     def _deal_opening(self) -> None:
         """The first deal (seven-card: down, down, door; five-card: down, door), one card a round,
@@ -339,7 +339,7 @@ class Hand:
         doors = {seat.seat: seat.up[0] for seat in seats}
         self.bring_in_seat = betting.bring_in_seat(self.variant, self.options, doors)
         if self._notes is not None:
-            self._note_opening(doors)
+            explain.note_opening(self, doors)
 
     def _live(self) -> list[SeatState]:
         return [s for s in self.seats.values() if not s.folded]
@@ -362,7 +362,7 @@ class Hand:
                 self.seats[seat_number].deal(card, face_up=face_up)
                 self.events.append({"event": "deal", "seat": seat_number, "card": card.text, "face": "up" if face_up else "down"})
             if self._notes is not None:
-                self._note_last_street(deal.cards, remade=deal.remade, burned=deal.burn is not None, community=deal.community is not None)
+                explain.note_last_street(self, deal.cards, remade=deal.remade, burned=deal.burn is not None, community=deal.community is not None)
             return
         self.fourth_dealt = True
         if self.options.burn_cards:
@@ -372,7 +372,7 @@ class Hand:
             seat.deal(card, face_up=True)
             self.events.append({"event": "deal", "seat": seat.seat, "card": card.text, "face": "up"})
         if self._notes is not None:
-            self._note_street([seat.seat for seat in live])
+            explain.note_street(self, [seat.seat for seat in live])
 
     # --- betting rounds -----------------------------------------------------------------------
 
@@ -384,7 +384,7 @@ class Hand:
                 self._open_round(bettors)
                 return
             if self._notes is not None:
-                self._notes.add("street", *self._runout_rules())
+                self._notes.add("street", *explain.runout_rules(self))
             if self.street is self._last:
                 self._begin_showdown()
                 return
@@ -425,7 +425,7 @@ class Hand:
             first = self._first_actor()
         self.to_act = betting.next_to_act(self._seat_list, self.order.index(first), self.round)
         if self._notes is not None:
-            self._note_first_actor(first)
+            explain.note_first_actor(self, first)
 
     def _first_actor(self) -> int:
         boards = {s.seat: s.up[:4] for s in self._live()}
@@ -452,13 +452,13 @@ class Hand:
                 self.seventh_aggressor = seat_number
         if self._live_count == 1:
             if self._notes is not None:
-                self._note_last_live()
+                explain.note_last_live(self)
             self._end_round()
             self._finish()
             return
         self.to_act = betting.next_to_act(self._seat_list, self.order.index(seat_number) + 1, self.round)
         if self._notes is not None:
-            self._note_turn(seat_number)
+            explain.note_turn(self, seat_number)
         if self.to_act is None:
             self._end_round()
             if self.street is self._last:
@@ -479,7 +479,7 @@ class Hand:
             self.returned[top.seat] = self.returned.get(top.seat, 0) + excess
             self.events.append({"event": "return", "seat": top.seat, "amount": excess})
             if self._notes is not None:
-                self._note_returned(top.seat)
+                explain.note_returned(self, top.seat)
         for seat in self.seats.values():
             seat.committed = 0
         self.to_act = None
@@ -500,7 +500,7 @@ class Hand:
         ring = betting.clockwise_from(self.order, first)
         self._showdown_queue = [seat for seat in ring if not self.seats[seat].folded]
         if self._notes is not None:
-            self._note_showdown_order(first)
+            explain.note_showdown_order(self, first)
         self._advance_showdown()
 
     def _contenders(self) -> list[int]:
@@ -564,7 +564,7 @@ class Hand:
                     self.seats[seat_number].stack += amount
                     self.events.append({"event": "award", "pot": index, "seat": seat_number, "amount": amount, "half": half})
         if self._notes is not None:
-            self._note_finish(pots, returned, rake)
+            explain.note_finish(self, pots, returned, rake)
         self.street = Street.COMPLETE
         self.to_act = None
         self.round = None
@@ -595,242 +595,17 @@ class Hand:
         extra = [self.community] if self.community is not None else []
         return {seat: s.down + s.up + extra for seat, s in self.seats.items()}
 
-    # --- explanations (explain.py): recorded only when the hand has a collector ---------------
+    # --- explanations (explain.py) ------------------------------------------------------------
 
     def explain_state(self) -> None:
         """Record the facts derived from the current state (the legal actions, the pots) into the
-        collector; the Server calls this after each answer when explanations are wanted."""
-        notes = self._notes
-        if notes is None:
-            return
-        notes.clear_prefix("legal")
-        if self.result is not None:
-            notes.add("legal", *notes.get("street"))
-        elif self.street is _SHOWDOWN and self.to_act is not None:
-            rules = ("SHOWDOWN.LAST-CONTENDER", "SHOWDOWN.MUCK") if self._must_show(self.to_act) else ("SHOWDOWN.MUCK",)
-            notes.add("legal", *rules)
-            notes.add("legal.muck", *rules)
-            notes.add("legal.show", "SHOWDOWN.MUCK")
-        else:
-            for fact, rules in self._legal_facts().items():
-                notes.add(fact, *rules)
-        if self.result is None:
-            collected = [s for s in self._seat_list if s.total - s.committed > 0]
-            short = [s for s in self._seat_list if s.all_in and not s.folded]
-            if short and any(s.total - s.committed < max(o.total - o.committed for o in collected) for s in short):
-                ante_only = any(s.total <= self.stakes.ante for s in short)
-                notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_only else ("POT.SIDE",)))
+        collector, if any; the Server calls this after each answer when explanations are wanted."""
+        if self._notes is not None:
+            explain.note_state(self, self._notes)
 
     def explain_refusal(self, action: Action, reason: Reason) -> tuple[str, ...]:
         """The rules behind refusing `action` with `reason` (the hand is unchanged)."""
-        seat = self.seats.get(self.to_act) if self.to_act is not None else None
-        showdown_street = self.street is _SHOWDOWN
-        table = self._table(seat) if seat is not None else None
-        facts: dict[str, tuple[str, ...]] = {} if showdown_street or seat is None or self.round is None else self._legal_facts()
-        refused = explain.Refused(
-            reason=reason, kind=action.action, amount=action.amount, seat=seat, round=self.round, seats=self._seat_list,
-            table=table, showdown=showdown_street,
-            must_show=showdown_street and self.to_act is not None and self._must_show(self.to_act),
-        )
-        return explain.refusal_rules(refused, facts)
-
-    def _table(self, seat: SeatState) -> explain.Table:
-        layout = self.layout
-        decided = layout.open_pair_street or (layout.streets[1] if len(layout.streets) > 1 else None)
-        return explain.Table(
-            variant=self.variant, options=self.options, bring_in=self.stakes.bring_in, ante=self.stakes.ante,
-            is_bring_in_seat=seat.seat == self.bring_in_seat,
-            open_pair_street=self.street is decided,
-            open_pair=any(len(s.up) > 1 and s.up[0].rank == s.up[1].rank for s in self._live()),
-        )
-
-    def _legal_facts(self) -> dict[str, tuple[str, ...]]:
-        if self.to_act is None or self.round is None:
-            return {}
-        seat = self.seats[self.to_act]
-        pairs = [(la.action, la.amount, la.top) for la in self.legal_actions()]
-        return explain.legal_rules(seat, self.round, self._seat_list, pairs, self._table(seat))
-
-    def _note_antes(self) -> None:
-        assert self._notes is not None
-        notes = self._notes
-        ante_all_in = False
-        for seat in self._seat_list:
-            if seat.stack == 0:
-                ante_all_in = True
-                notes.add(f"stacks.{seat.seat}", "ANTE.ALL-IN", "ANTE.DEAD")
-            else:
-                notes.add(f"stacks.{seat.seat}", "ANTE.DEAD")
-        notes.add("pot_total", "ANTE.DEAD")
-        notes.add("committed", "ANTE.DEAD")
-        notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_all_in else ("ANTE.DEAD",)))
-        notes.add("all_in", *(("ANTE.ALL-IN",) if ante_all_in else ("ALLIN.CALL-SHORT",)))
-
-    def _note_opening(self, doors: dict[int, Card]) -> None:
-        assert self._notes is not None
-        rule = "FIVE.DEAL" if self.variant is Variant.FIVE_CARD_STUD else "DEAL.THIRD"
-        for seat in self._seat_list:
-            self._notes.add(f"up.{seat.seat}", rule)
-            self._notes.add(f"down.{seat.seat}", rule)
-        self._notes.add("street", rule)
-        self._notes.add("community", "DEAL.STREETS" if rule == "DEAL.THIRD" else "FIVE.STREETS")
-
-    def _street_rules(self, *, remade: bool = False, burned: bool = False) -> list[str]:
-        if self.variant is Variant.FIVE_CARD_STUD:
-            return (["FIVE.SHORT-STUB"] if remade else []) + ["FIVE.STREETS"]
-        return (["DEAL.SHORT-STUB.REMAKE"] if remade else []) + (["DEAL.BURN"] if burned else []) + ["DEAL.STREETS"]
-
-    def _note_street(self, dealt: list[int]) -> None:
-        assert self._notes is not None
-        rules = self._street_rules(burned=self.options.burn_cards)
-        for seat in dealt:
-            self._notes.add(f"up.{seat}", *rules)
-
-    def _note_last_street(self, cards: dict[int, Card], *, remade: bool, burned: bool, community: bool) -> None:
-        assert self._notes is not None
-        rules = self._street_rules(remade=remade, burned=burned)
-        face = "up" if self.layout.last_face_up else "down"
-        for seat in cards:
-            self._notes.add(f"{face}.{seat}", *rules)
-        if community:
-            five = self.variant is Variant.FIVE_CARD_STUD
-            first = ["FIVE.SHORT-STUB"] if five else ["DEAL.SHORT-STUB.COMMUNITY"] + (["DEAL.SHORT-STUB.REMAKE"] if remade else [])
-            self._notes.add("community", *first, *(["DEAL.BURN"] if burned and not five else []), *rules[-1:])
-        else:
-            self._notes.add("community", *rules)
-
-    def _note_first_actor(self, first: int) -> None:
-        assert self._notes is not None and self.round is not None
-        notes = self._notes
-        if self.round.opening:
-            doors = {seat.seat: seat.up[0] for seat in self._seat_list}
-            rules = explain.bring_in_rules(self.variant, self.options.bring_in_tie, doors)
-            if self.to_act != first:
-                rules = ("BRING-IN.ALL-IN-ANTE",) + rules
-        else:
-            live = self._live()
-            rules = explain.first_actor_rules(
-                self.variant, self.options.first_actor_tie,
-                {s.seat: s.up[:4] for s in live},
-                {s.seat: s.up[:4] for s in self._seat_list if s.folded and s.up},
-                first,
-                all_in_skipped=self.to_act != first,
-                last_street=self.street is self._last,
-                community=self.community is not None,
-            )
-            ended = notes.get("street")
-            if ended and ended[0] == "BRING-IN.CALLED-ROUND-ENDS":
-                rules = ("BRING-IN.CALLED-ROUND-ENDS",) + rules
-        notes.add("to_act", *rules)
-        notes.clear_prefix("committed")
-        if not self.round.opening:
-            notes.add("committed", "BET.ROUND-END")
-
-    def _note_action(self, action: Action, legal: LegalAction) -> None:
-        assert self._notes is not None
-        notes = self._notes
-        if self.street is _SHOWDOWN:
-            notes.add("ok", *notes.get("legal.muck" if legal.action is ActionType.MUCK else "legal.show") or ("SHOWDOWN.MUCK",))
-            notes.add("shown" if legal.action is ActionType.SHOW else "mucked", "SHOWDOWN.MUCK")
-            return
-        kind_rules = self._legal_facts().get("legal." + legal.action.value) or ("BET.ORDER",)
-        notes.add("ok", *kind_rules)
-        seat = action.seat
-        notes.add(f"stacks.{seat}", *kind_rules)
-        notes.add(f"committed.{seat}", *kind_rules)
-        notes.add("pot_total", *kind_rules)
-        if legal.action is _FOLD:
-            notes.add("folded", "BET.FOLD")
-
-    def _note_turn(self, seat_number: int) -> None:
-        """After a betting action: who acts next, or why the round is over."""
-        assert self._notes is not None and self.round is not None
-        notes = self._notes
-        if self.seats[seat_number].all_in:
-            notes.add("all_in", *notes.get("ok"))
-        if self.to_act is not None:
-            notes.add("to_act", "BET.ORDER")
-            return
-        round_ = self.round
-        rules = ["BET.ROUND-END"]
-        bring_in = self.seats.get(self.bring_in_seat) if self.bring_in_seat is not None else None
-        no_wager = round_.level <= self.stakes.bring_in if round_.big_bet else round_.wagers == 0
-        if round_.opening and no_wager and bring_in is not None and bring_in.can_bet and round_.level > 0:
-            rules.insert(0, "BRING-IN.CALLED-ROUND-ENDS")
-        notes.add("street", *rules)
-        notes.add("to_act", *rules)
-
-    def _runout_rules(self) -> tuple[str, ...]:
-        assert self._notes is not None
-        before = self._notes.get("street")
-        if before and before[0] == "ALLIN.RUNOUT":
-            return before
-        return ("ALLIN.RUNOUT",) + tuple(rule for rule in before if rule.startswith(("BET.", "BRING-IN.")))
-
-    def _note_last_live(self) -> None:
-        assert self._notes is not None and self.round is not None
-        winner = self._live()[0].seat
-        all_fold = self.round.opening and winner == self.bring_in_seat
-        rules = ("BRING-IN.ALL-FOLD", "SHOWDOWN.UNCONTESTED") if all_fold else ("SHOWDOWN.UNCONTESTED",)
-        self._notes.add("street", *rules)
-        self._notes.add("to_act", *rules)
-
-    def _note_returned(self, seat: int) -> None:
-        assert self._notes is not None and self.round is not None
-        bring_in = self.seats.get(self.bring_in_seat) if self.bring_in_seat is not None else None
-        partial = self.round.opening and bring_in is not None and bring_in.all_in and bring_in.committed < self.stakes.bring_in
-        rules = ("BRING-IN.ALL-IN-PARTIAL", "POT.UNCALLED") if partial else ("POT.UNCALLED",)
-        self._notes.add(f"result.returned.{seat}", *rules)
-        self._notes.add(f"stacks.{seat}", *rules)
-        self._notes.add("pot_total", *rules)
-
-    def _note_showdown_order(self, first: int) -> None:
-        assert self._notes is not None
-        if self.seventh_aggressor is not None and first == self.seventh_aggressor:
-            rules: tuple[str, ...] = ("SHOWDOWN.ORDER.AGGRESSOR",)
-        else:
-            rules = ("SHOWDOWN.ORDER.UNBET",)
-        self._notes.add("to_act", *rules)
-        self._notes.add("result.showdown_order", *rules)
-
-    def _note_finish(self, pots: list[showdown.Pot], returned: dict[int, int], rake: int) -> None:
-        assert self._notes is not None
-        notes = self._notes
-        at_showdown = self.street is _SHOWDOWN
-        if at_showdown:
-            notes.add("street", "SHOWDOWN.MUCK")
-            notes.add("to_act", "SHOWDOWN.MUCK")
-        else:
-            notes.add("result.showdown_order", *notes.get("street"))
-        for seat in returned:
-            notes.add(f"result.returned.{seat}", "POT.UNCALLED")
-        if self.options.rake_percent and not self.fourth_dealt:
-            notes.add("result.rake", "RAKE.NO-THIRD-STREET", "RAKE.PERCENT")
-        else:
-            notes.add("result.rake", "RAKE.PERCENT")
-        notes.add("result.pots", "POT.SIDE")
-        hands = self._hand_cards()
-        for index, pot in enumerate(pots):
-            where = f"result.pots[{index}]"
-            left_out = [s for s in self._live() if s.seat not in pot.eligible]
-            ante = any(s.total <= self.stakes.ante for s in left_out)
-            notes.add(f"{where}.eligible", *(("ANTE.ALL-IN", "POT.SIDE") if ante else ("POT.SIDE",)))
-            amount = ["RAKE.PERCENT"] if rake and index == 0 else []
-            notes.add(f"{where}.amount", *amount, "POT.SIDE")
-            shown = [seat for seat in pot.eligible if self.seats[seat].shown]
-            facts = explain.award_rules(pot, shown, self.variant, self.options, hands,
-                                        uncontested=notes.get("street") if not at_showdown else ("SHOWDOWN.UNCONTESTED",),
-                                        side_pot=index > 0)
-            for fact, rules in facts.items():
-                notes.add(f"{where}.{fact}", *rules)
-                seat = fact.rpartition(".")[2]
-                if not notes.get(f"result.stacks.{seat}"):
-                    notes.add(f"result.stacks.{seat}", *rules)
-        main = notes.get("result.pots[0].winners") or notes.get("result.pots[0].high") or ("POT.SIDE",)
-        for seat_number in self.seats:
-            if not notes.get(f"result.stacks.{seat_number}"):
-                notes.add(f"result.stacks.{seat_number}", *(notes.get(f"result.returned.{seat_number}") or main))
-
+        return explain.refusal_of(self, action, reason)
 
 def _amount_text(legal: LegalAction) -> str:
     return str(legal.amount) if legal.top is None else f"from {legal.amount} to {legal.top}"

@@ -57,6 +57,12 @@ class Server:
         self.explanations: dict[str, tuple[str, ...]] = {}
 
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        response = self._handle(request)
+        if self.explain:
+            self._explain(request, response)
+        return response
+
+    def _handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(request, Mapping):
             return _error(None, ErrorReason.BAD_REQUEST, "a request must be a JSON object")
         seq = request.get("seq")
@@ -72,14 +78,19 @@ class Server:
             return _error(seq, ErrorReason.BAD_REQUEST, f"{kind.value}: {problem}")
         handler = getattr(self, f"_{kind.value}")
         response: dict[str, Any] = handler(seq, request)
-        if self.explain:
-            self._explain(kind, request, response)
         return response
 
-    def _explain(self, kind: RequestType, request: Mapping[str, Any], response: Mapping[str, Any]) -> None:
+    def _explain(self, request: Any, response: Mapping[str, Any]) -> None:
         """Fill `explanations` for the answer just given (only with explain=True)."""
         from studcheck.engine.explain import setup_rules
 
+        try:
+            kind = RequestType(request.get("type")) if isinstance(request, Mapping) else None
+        except ValueError:
+            kind = None
+        if kind is None:
+            self.explanations = {}
+            return
         hand = self._hand
         if response.get("ok"):
             if hand is None or kind not in (RequestType.NEW_HAND, RequestType.ACT, RequestType.STATE):

@@ -1,5 +1,5 @@
 """One rule broken: a player all-in on the ante is eligible for every pot, not only for what he matched (ANTE.ALL-IN)."""
-from _onerule import Hand, Server, run, showdown
+from _onerule import Hand, Server, run
 
 RULES = ("ANTE.ALL-IN",)
 
@@ -12,12 +12,12 @@ class AnteAllInPlaysForAll(Hand):
         super()._finish()
 
     def _final_pots(self):
-        if not self.awarding:
-            return super()._final_pots()
-        totals = {seat: s.total for seat, s in self.seats.items()}
-        live = {seat for seat, s in self.seats.items() if not s.folded}
-        all_in = {seat for seat, s in self.seats.items() if s.all_in and s.total > self.stakes.ante}
-        return showdown.build_pots(totals, live, all_in)
+        pots, returned = super()._final_pots()
+        if self.awarding:
+            on_ante = [seat for seat, s in self.seats.items() if s.all_in and s.total <= self.stakes.ante]
+            for pot in pots:
+                pot.eligible = sorted({*pot.eligible, *on_ante})
+        return pots, returned
 
 
 def make_server() -> Server:

@@ -154,7 +154,9 @@ def _first_difference(path: str, expected: Any, actual: Any) -> str:
         if eligible is not None:
             return f"{path}[{eligible}].eligible"
         index = next((i for i, (want, got) in enumerate(zip(expected, actual)) if want != got), None)
-        return path if index is None else _first_difference(f"{path}[{index}]", expected[index], actual[index])
+        if index is None or not isinstance(expected[index], (list, Mapping)):  # a list of seats or cards is one fact
+            return path
+        return _first_difference(f"{path}[{index}]", expected[index], actual[index])
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
         keys = sorted(expected, key=lambda key: key != "eligible")
         key = next((key for key in keys if expected.get(key) != actual.get(key)), None)

@@ -28,7 +28,7 @@ from studcheck.harness.xfail import parse_xfail
 
 STREET = "street: expected 'fourth', got 'third'"
 RULE = "BRING-IN.CALLED-ROUND-ENDS"  # the one rule tests/engines/bring_in_option.py breaks
-TITLE = f"{RULE}: {STREET}"
+TITLE = f"{RULE}: street expected 'fourth', got 'third'"  # how the terminal and --write-xfail name the cause
 BROKEN = ("run", "--engine", engine("bring_in_option"), "--variant", "razz")
 
 
@@ -109,7 +109,7 @@ def test_junit_carries_the_group(broken: BrokenRun) -> None:
     passing = [case for case in root.iter("testcase") if case.find("failure") is None]
     assert passing and all(case.find("properties") is None for case in passing)
     suite = {prop.get("name"): prop.get("value") for prop in root.find("testsuite").find("properties")}  # type: ignore[union-attr]
-    assert suite["studcheck.group.1"].startswith(f"{len(failing)} of {len(failing)} failing cases: {TITLE} (e.g. ")
+    assert suite["studcheck.group.1"].startswith(f"{len(failing)} of {len(failing)} failing cases: {RULE}: {STREET} (e.g. ")
 
 
 def test_markdown_has_the_causes_table(broken: BrokenRun) -> None:
@@ -339,3 +339,18 @@ def test_two_broken_rules_that_show_the_same_way_are_two_causes(monkeypatch: pyt
     apart = group_verdicts(expected)
     assert apart.groups == () and [group.count for group in apart.expected] == [2, 1]
     assert apart.cause_of("A-1") is None and apart.expected_cause_of("A-2") == 2
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    from studcheck.harness.report import Style
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert Style.for_stream(_Tty()).rule("BET.CAP") == "\x1b[1;31mBET.CAP\x1b[0m"
+    assert Style.for_stream(io.StringIO()).rule("BET.CAP") == "BET.CAP"  # a file or a pipe
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert Style.for_stream(_Tty()).rule("BET.CAP") == "BET.CAP"

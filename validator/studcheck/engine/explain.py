@@ -9,6 +9,14 @@ The harness asks for explanations only when a case diverges: it replays the case
 reference with a collector and blames the rule that explains the first differing fact (`lookup`).
 The helpers below decide which rule a branch stands for from values the hand already has; none of
 them changes the hand.
+
+Facts: `street`, `to_act`, `community`, `legal` and `legal.<kind>` (offered, or absent for a
+reason a reader may ask about), `up.<seat>`, `down.<seat>`, `stacks.<seat>`, `committed.<seat>`,
+`folded`, `all_in`, `shown`, `mucked`, `pots`, `pot_total`, `ok` (the accepted action's legal
+entry), and at the end `result.showdown_order`, `result.rake`, `result.returned.<seat>`,
+`result.pots[<i>].amount|eligible`, `result.pots[<i>].winners|high|low.<seat>`,
+`result.stacks.<seat>`. A fact keeps its explanation until the branch that changes it records a
+new one. Refusals are explained by `refusal_rules` and `setup_rules` (protocol/serve.py adds them).
 """
 
 from __future__ import annotations
@@ -332,7 +340,7 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
             continue
         if facing_bring_in:
             out["legal." + other.value] = ("BRING-IN.FACING",)
-        elif other is ActionType.COMPLETE:
+        elif other is ActionType.COMPLETE and round_.opening:  # complete exists only in the opening round
             out["legal.complete"] = ("BIGBET.BRING-IN",) if big else ("BRING-IN.COMPLETION-NOT-RAISE",)
     if facing_bring_in:
         out["legal"] = ("BRING-IN.FACING",)
@@ -365,6 +373,15 @@ def refusal_rules(refused: Refused, legal_facts: Mapping[str, tuple[str, ...]]) 
     return rules + ("ACTION.REFUSAL",)
 
 
+def _kind_rules(kind: ActionType, legal_facts: Mapping[str, tuple[str, ...]], round_: Round) -> tuple[str, ...]:
+    """The rules of `legal.<kind>`; a bet, completion or raise that is not the round's wager kind
+    answers to the rules of the kind that is (a bet facing a bet is a raise)."""
+    rules = legal_facts.get("legal." + kind.value)
+    if not rules and kind in _WAGERS:
+        rules = legal_facts.get("legal." + betting.wager_kind(round_).value)
+    return rules or ()
+
+
 def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_facts: Mapping[str, tuple[str, ...]],
                    seat: SeatState | None, round_: Round | None, seats: Sequence[SeatState], table: Table | None,
                    showdown: bool, must_show: bool) -> tuple[str, ...]:
@@ -381,7 +398,7 @@ def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_f
     if seat is None or round_ is None or table is None:
         return ()
     if reason in (Reason.RAISE_CAP_REACHED, Reason.BETTING_NOT_REOPENED):
-        return legal_facts.get("legal." + kind.value) or ()
+        return _kind_rules(kind, legal_facts, round_)
     opening = round_.level == 0 and round_.opening
     if reason is Reason.ILLEGAL_ACTION:
         if opening and kind in (ActionType.FOLD, ActionType.CHECK):
@@ -393,12 +410,14 @@ def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_f
             return ("BRING-IN.CHOICE",) if opening else ("BET.CHECK",)
         if kind is ActionType.BRING_IN:
             return ("BRING-IN.CHOICE",)
-        return legal_facts.get("legal." + kind.value) or ()
+        return _kind_rules(kind, legal_facts, round_)
     # invalid_amount
-    if amount is None or kind not in _AMOUNT_KINDS:
-        return ()
+    if kind not in _AMOUNT_KINDS:
+        return ()  # an amount given to an action that takes none
     if kind is ActionType.BRING_IN:
-        return ("BRING-IN.CHOICE",)
+        return ("BRING-IN.CHOICE",) if table.is_bring_in_seat else ("BRING-IN.ALL-IN-ANTE",)
+    if type(amount) is not int:  # no amount, or not a whole number: the kind's own amount rule
+        return _kind_rules(kind, legal_facts, round_)
     if kind is ActionType.CALL:
         if amount == round_.level + table.ante or amount == round_.level - seat.committed + table.ante:
             return ("ANTE.DEAD",)
@@ -484,9 +503,10 @@ def award_rules(
         return out
     out["high"] = tuple(side) + ("HILO.SPLIT",) + high_ranking
     out["low"] = tuple(side) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+    scooper = high_winners[0] if len(pot.high) == 1 and list(pot.low) == high_winners else None  # both halves whole
     for seat in high_winners:
         rules = list(side)
-        if seat in pot.low:
+        if seat == scooper:
             rules.append("HILO.SCOOP")
         shares = _share_rules(pot.high, high_tied, options)
         if high_tied > 1:
@@ -498,7 +518,7 @@ def award_rules(
         if low_tied > 1:
             rules.append("HILO.QUARTER")
         rules += [rule for rule in _share_rules(pot.low, low_tied, options) if rule != "POT.SPLIT"]
-        if seat in pot.high:
+        if seat == scooper:
             rules.append("HILO.SCOOP")
         out[f"low.{seat}"] = tuple(rules) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
     return out
@@ -570,6 +590,7 @@ def refusal_of(hand: Hand, action: Action, reason: Reason) -> tuple[str, ...]:
 
 
 def table_of(hand: Hand, seat: SeatState) -> Table:
+    """The game facts the legal-action rules of `seat` depend on."""
     layout = hand.layout
     decided = layout.open_pair_street or (layout.streets[1] if len(layout.streets) > 1 else None)
     return Table(
@@ -581,6 +602,7 @@ def table_of(hand: Hand, seat: SeatState) -> Table:
 
 
 def legal_facts(hand: Hand) -> dict[str, tuple[str, ...]]:
+    """`legal` and `legal.<kind>` for the seat to act (empty between rounds and at the end)."""
     if hand.to_act is None or hand.round is None:
         return {}
     seat = hand.seats[hand.to_act]
@@ -589,6 +611,7 @@ def legal_facts(hand: Hand) -> dict[str, tuple[str, ...]]:
 
 
 def note_antes(hand: Hand) -> None:
+    """Stacks and the pot after the antes (dead money; all-in on the ante)."""
     assert hand._notes is not None
     notes = hand._notes
     ante_all_in = False
@@ -605,6 +628,7 @@ def note_antes(hand: Hand) -> None:
 
 
 def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
+    """The opening deal (third street; five-card second street)."""
     assert hand._notes is not None
     rule = "FIVE.DEAL" if hand.variant is Variant.FIVE_CARD_STUD else "DEAL.THIRD"
     for seat in hand._seat_list:
@@ -615,12 +639,14 @@ def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
 
 
 def street_rules(hand: Hand, *, remade: bool = False, burned: bool = False) -> list[str]:
+    """The rules that put a card where it is on a later street, most specific first."""
     if hand.variant is Variant.FIVE_CARD_STUD:
         return (["FIVE.SHORT-STUB"] if remade else []) + ["FIVE.STREETS"]
     return (["DEAL.SHORT-STUB.REMAKE"] if remade else []) + (["DEAL.BURN"] if burned else []) + ["DEAL.STREETS"]
 
 
 def note_street(hand: Hand, dealt: list[int]) -> None:
+    """One up card each on fourth to sixth street (five-card third and fourth)."""
     assert hand._notes is not None
     rules = street_rules(hand, burned=hand.options.burn_cards)
     for seat in dealt:
@@ -628,6 +654,7 @@ def note_street(hand: Hand, dealt: list[int]) -> None:
 
 
 def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned: bool, community: bool) -> None:
+    """The last card: dealt to each, after a remade stub, or one community card (short stub)."""
     assert hand._notes is not None
     rules = street_rules(hand, remade=remade, burned=burned)
     face = "up" if hand.layout.last_face_up else "down"
@@ -642,6 +669,7 @@ def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned
 
 
 def note_first_actor(hand: Hand, first: int) -> None:
+    """Who opens a round: the bring-in card, or the best board (and why the round before ended)."""
     assert hand._notes is not None and hand.round is not None
     notes = hand._notes
     if hand.round.opening:
@@ -670,6 +698,7 @@ def note_first_actor(hand: Hand, first: int) -> None:
 
 
 def note_action(hand: Hand, action: Action, legal: LegalAction) -> None:
+    """An accepted action: the rules of the legal entry it matched explain what it changed."""
     assert hand._notes is not None
     notes = hand._notes
     if hand.street is Street.SHOWDOWN:
@@ -712,6 +741,7 @@ def note_turn(hand: Hand, seat_number: int) -> None:
 
 
 def runout_rules(hand: Hand) -> tuple[str, ...]:
+    """A street dealt without betting: fewer than two players can bet (after the round that ended)."""
     assert hand._notes is not None
     before = hand._notes.get("street")
     if before and before[0] == "ALLIN.RUNOUT":
@@ -720,6 +750,7 @@ def runout_rules(hand: Hand) -> tuple[str, ...]:
 
 
 def note_last_live(hand: Hand) -> None:
+    """Everyone else folded: the hand ends without a showdown."""
     assert hand._notes is not None and hand.round is not None
     winner = hand._live()[0].seat
     all_fold = hand.round.opening and winner == hand.bring_in_seat
@@ -729,6 +760,7 @@ def note_last_live(hand: Hand) -> None:
 
 
 def note_returned(hand: Hand, seat: int) -> None:
+    """Uncalled chips given back at the end of a round."""
     assert hand._notes is not None and hand.round is not None
     bring_in = hand.seats.get(hand.bring_in_seat) if hand.bring_in_seat is not None else None
     partial = hand.round.opening and bring_in is not None and bring_in.all_in and bring_in.committed < hand.stakes.bring_in
@@ -739,6 +771,7 @@ def note_returned(hand: Hand, seat: int) -> None:
 
 
 def note_showdown_order(hand: Hand, first: int) -> None:
+    """Who shows first: the last aggressor of the final round, else the unbet-showdown option."""
     assert hand._notes is not None
     if hand.seventh_aggressor is not None and first == hand.seventh_aggressor:
         rules: tuple[str, ...] = ("SHOWDOWN.ORDER.AGGRESSOR",)
@@ -749,6 +782,7 @@ def note_showdown_order(hand: Hand, first: int) -> None:
 
 
 def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int) -> None:
+    """The result: returned chips, rake, pots and each share of each pot, the final stacks."""
     assert hand._notes is not None
     notes = hand._notes
     at_showdown = hand.street is Street.SHOWDOWN
@@ -782,6 +816,8 @@ def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int
             if winner and not notes.get(f"result.stacks.{winner}"):
                 notes.add(f"result.stacks.{winner}", *rules)
     main = notes.get("result.pots[0].winners") or notes.get("result.pots[0].high") or ("POT.SIDE",)
+    notes.add("result.stacks", *main)
+    notes.add("result.returned", "POT.UNCALLED")
     for seat_number in hand.seats:
         if not notes.get(f"result.stacks.{seat_number}"):
             notes.add(f"result.stacks.{seat_number}", *(notes.get(f"result.returned.{seat_number}") or main))

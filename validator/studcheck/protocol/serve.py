@@ -20,6 +20,10 @@ from studcheck.rules import ActionType, Options, SeatSetup, SetupError, Stakes, 
 ENGINE_NAME = "studcheck-reference"
 
 HandFactory = Callable[..., Any]
+#: after a refused act, every part of the state (as the protocol and compare.py name them) is
+#: explained by ACTION.REFUSAL: it must be exactly as before
+_UNCHANGED = ("state", "street", "to_act", "legal", "seats", "community", "pots", "pot_total", "result", "stacks",
+              "committed", "up", "down", "folded", "all_in", "shown", "mucked")
 
 
 def _error(seq: Any, reason: ErrorReason | str, message: str) -> dict[str, Any]:
@@ -40,9 +44,10 @@ class Server:
 
     With `explain=True` every hand gets an explanation collector (engine/explain.py) and, after
     each `handle`, `explanations` holds the rules behind the answer just given: fact path -> rule
-    IDs, most specific first (the state's facts after a successful new_hand or act; `ok` and
-    `reason` after a refusal). The hand factory must then accept a `notes` keyword (Hand and its
-    subclasses do).
+    IDs, most specific first: the state's facts after a successful new_hand, act or state; after a
+    refusal, `ok` and `reason` (the rule that forbids it first, ACTION.REFUSAL last) and, for a
+    refused act, every part of the state (ACTION.REFUSAL: it must not change). The hand factory
+    must then accept a `notes` keyword (Hand and its subclasses do).
     """
 
     def __init__(self, hand_factory: HandFactory | None = None, *, explain: bool = False) -> None:
@@ -105,6 +110,9 @@ class Server:
         error = response.get("error") or {}
         rules = self._refusal(kind, request, str(error.get("reason")), str(error.get("message")))
         self.explanations = {"ok": rules, "reason": rules}
+        if kind is RequestType.ACT and hand is not None:
+            # A refused action changes nothing: any difference in the state after it is ACTION.REFUSAL's.
+            self.explanations.update(dict.fromkeys(_UNCHANGED, ("ACTION.REFUSAL",)))
 
     def _refusal(self, kind: RequestType, request: Mapping[str, Any], reason: str, message: str) -> tuple[str, ...]:
         from studcheck.engine import Action, Reason

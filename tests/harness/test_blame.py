@@ -105,8 +105,7 @@ EXPLAIN_GAPS: dict[tuple[str, str], str] = {
                                       "BET.FIRST-ACTOR.* detail before FIVE.FIRST-ACTOR",
     ("hilo_no_qualifier", "others"): "a side pot's high half is explained by HILO.SIDE-POT before HILO.NO-LOW",
     ("pot_max_short", "others"): "a pot-limit bet with an open pair is explained by BIGBET.NO-DOUBLE before BIGBET.POT-MAX",
-    ("odd_chip_lowest_seat", "others"): "a scooping hand's half is explained by HILO.SCOOP before the odd-chip rule",
-    ("hilo_odd_chip_low", "others"): "a scoop or a quartered half is explained by HILO.SCOOP / HILO.QUARTER before HILO.SPLIT",
+    ("hilo_odd_chip_low", "others"): "a quartered half is explained by HILO.QUARTER before HILO.SPLIT",
     ("never_remake", "others"): "one remade deal's down card is explained by DEAL.THIRD",
 }
 

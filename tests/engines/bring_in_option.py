@@ -1,8 +1,8 @@
 """A protocol-perfect engine with one early rule bug: the bring-in gets an option when everyone calls.
 
-Like a big blind in hold'em, the bring-in seat acts once more on third street when nobody
-completed (it may check, complete or fold), so every such hand is still on third street where the
-rules have dealt fourth street. One deviation, dozens of failing cases: the test bed for grouping
+Like a big blind in hold'em, the bring-in seat acts once more in the opening round (third street;
+five-card stud: second) when nobody completed (it may check, complete or fold), so every such hand
+is still on that street where the rules have dealt the next. One deviation, dozens of failing cases: the test bed for grouping
 failures by their first divergence (harness/groups.py).
 """
 import sys
@@ -14,7 +14,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "validator"))
 
 from studcheck.engine import Hand, betting  # noqa: E402
 from studcheck.protocol.serve import Server, serve  # noqa: E402
-from studcheck.rules import Street  # noqa: E402
 
 
 class OptionHand(Hand):
@@ -25,7 +24,7 @@ class OptionHand(Hand):
 
         def next_to_act(seats, first, round_):
             found = original(seats, first, round_)
-            if found is None and round_.street is Street.THIRD and round_.wagers == 0 and not self.option_given:
+            if found is None and round_.opening and round_.wagers == 0 and not self.option_given:
                 seat = self.seats[self.bring_in_seat]
                 if seat.can_bet and seat.committed == round_.level and betting.count_bettors(seats) > 1:
                     self.option_given = True
@@ -40,4 +39,12 @@ class OptionHand(Hand):
             betting.next_to_act = original
 
 
-raise SystemExit(serve(sys.stdin.buffer, sys.stdout.buffer, Server(OptionHand)))
+RULES = ("BRING-IN.CALLED-ROUND-ENDS",)
+
+
+def make_server() -> Server:
+    return Server(OptionHand)
+
+
+if __name__ == "__main__":
+    raise SystemExit(serve(sys.stdin.buffer, sys.stdout.buffer, make_server()))

@@ -27,6 +27,8 @@ from studcheck.harness.runner import Outcome, Verdict
 from studcheck.harness.xfail import parse_xfail
 
 STREET = "street: expected 'fourth', got 'third'"
+RULE = "BRING-IN.CALLED-ROUND-ENDS"  # the one rule tests/engines/bring_in_option.py breaks
+TITLE = f"{RULE}: street expected 'fourth', got 'third'"  # how the terminal and --write-xfail name the cause
 BROKEN = ("run", "--engine", engine("bring_in_option"), "--variant", "razz")
 
 
@@ -71,18 +73,26 @@ def test_one_early_deviation_is_one_big_group(broken: BrokenRun) -> None:
     assert forms[STREET] > 0 and forms["a legal action refused: out_of_turn"] > 0
     assert groups[0]["replay"].endswith(f"--id {groups[0]['representative']}")
     assert groups[0]["representative"] in groups[0]["cases"]
-    assert {rule["id"] for rule in groups[0]["rules"]} >= {"BRING-IN.CALLED-ROUND-ENDS"}
+    assert {rule["id"] for rule in groups[0]["rules"]} >= {RULE}  # what the cases cite: context only
+    assert groups[0]["blame"][0] == RULE
+    # every failing case line names its rule and its cause (added when the run is over)
+    assert all(line["blame"][0] == RULE and line["cause"] == 1 for line in failing)
+    passing = [line for line in broken.report if line["kind"] == "case" and line["outcome"] == "pass"]
+    assert passing and all("blame" not in line and "cause" not in line for line in passing)
 
 
 def test_terminal_shows_the_causes_after_the_failures_before_the_table(broken: BrokenRun) -> None:
     count = next(line["count"] for line in broken.report if line["kind"] == "group")
     example = next(line["representative"] for line in broken.report if line["kind"] == "group")
-    heading = f"{count} failing cases, 1 cause (grouped by first divergence, largest first):"
+    heading = f"{count} failing cases, 1 cause (by first divergence and the rule it breaks, largest first):"
     assert heading in broken.out
     causes = broken.out[broken.out.index(heading):]
     assert broken.out.rindex("\nFAIL ") < broken.out.index(heading) < broken.out.index("variant ")
-    assert f"  {count}  {STREET}\n" in causes
-    assert f"e.g. {example} at " in causes
+    assert f"\ncause 1 — {RULE}: street expected 'fourth', got 'third' — {count} cases\n" in causes
+    assert f"e.g. {example} at cases/razz/" in causes  # relative to the cases folder
+    assert "cases cite: " in causes and "\x1b[" not in broken.out  # no colour off a terminal
+    assert "  cause 1 — " in broken.out[:broken.out.index(heading)]  # each failing case names its cause
+    assert "  follows from cause 1 — " in broken.out  # a refused action that only follows from it
     assert f"replay: studcheck run --engine {engine('bring_in_option')} --id {example}" in causes.replace("'", "")
     assert "first seen by the cases as: " in causes and "a legal action refused: out_of_turn" in causes
 
@@ -95,15 +105,17 @@ def test_junit_carries_the_group(broken: BrokenRun) -> None:
     for case in failing:
         values = {prop.get("name"): prop.get("value") for prop in case.iter("property")}
         assert values["studcheck.group"] == STREET and values["studcheck.group.rank"] == "1"
+        assert values["studcheck.blame"].split(", ")[0] == RULE
     passing = [case for case in root.iter("testcase") if case.find("failure") is None]
     assert passing and all(case.find("properties") is None for case in passing)
     suite = {prop.get("name"): prop.get("value") for prop in root.find("testsuite").find("properties")}  # type: ignore[union-attr]
-    assert suite["studcheck.group.1"].startswith(f"{len(failing)} of {len(failing)} failing cases: {STREET} (e.g. ")
+    assert suite["studcheck.group.1"].startswith(f"{len(failing)} of {len(failing)} failing cases: {RULE}: {STREET} (e.g. ")
 
 
 def test_markdown_has_the_causes_table(broken: BrokenRun) -> None:
-    assert "### 1 cause of failure (by first divergence)" in broken.markdown
-    assert f"| {STREET} |" in broken.markdown
+    assert "### 1 cause of failure (by first divergence and the rule it breaks)" in broken.markdown
+    assert f"| 1 | **{RULE}** | " in broken.markdown and "| street expected 'fourth', got 'third' |" in broken.markdown
+    assert "(`cases/razz/" in broken.markdown
     assert broken.markdown.index("cause of failure") < broken.markdown.index("failing\n")
 
 
@@ -112,11 +124,13 @@ def test_write_xfail_then_the_next_run_passes(broken: BrokenRun) -> None:
     assert text.startswith("# Expected failures of ") and "--write-xfail" in text.splitlines()[0]
     entries = parse_xfail(text)
     failing = {line["id"] for line in broken.report if line["kind"] == "case" and line["outcome"] == "fail"}
-    assert set(entries) == failing and set(entries.values()) == {STREET}
+    assert set(entries) == failing and set(entries.values()) == {TITLE}
     assert f"wrote {len(failing)} expected failures to {broken.xfail}" in broken.out
     code, out = run_quietly(*BROKEN, "--xfail", str(broken.xfail))
     assert code == 0, out
     assert "failing case" not in out and "xfail" in out
+    # the expected failures are grouped into causes too, apart from the failures
+    assert f"{len(failing)} expected failures in 1 cause:\nexpected cause 1 — {TITLE} — {len(failing)} cases" in out
 
 
 def test_write_xfail_keeps_the_reasons_already_given(tmp_path: Path, broken: BrokenRun) -> None:
@@ -187,6 +201,7 @@ def test_engine_errors_are_grouped_by_problem_and_request(run_harness, tmp_path:
     run_harness("run", "--engine", engine("crash_mid_hand"), "--cases", str(CASES), "--report", str(report))
     groups = [line for line in read_report(report) if line["kind"] == "group"]
     assert [(group["key"], group["cases"]) for group in groups] == [("engine error: crash on act", ["T-CRASH-001"])]
+    assert groups[0]["blame"] == []  # a protocol error is no rule's
     assert groups[0]["outcomes"] == {"error": 1}
 
 
@@ -304,3 +319,38 @@ def test_a_run_stopped_by_a_signal_or_the_deadline_is_no_cause_of_failure() -> N
     stopped = [verdict("step 1", outcome=Outcome.ERROR, problem=problem) for problem in ("interrupted", "deadline")]
     crash = verdict("step 1", outcome=Outcome.ERROR, problem="crash")
     assert [group.key for group in group_verdicts([*stopped, crash]).groups] == ["engine error: crash"]
+
+
+def test_two_broken_rules_that_show_the_same_way_are_two_causes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from studcheck.harness import groups as module
+
+    street = Mismatch(path="street", expected="fourth", actual="third")
+    cases = [verdict("expect street", street).with_changes(case_id=f"A-{n}") for n in range(1, 4)]
+    blame = {"A-1": ("BRING-IN.CALLED-ROUND-ENDS",), "A-2": ("BET.ROUND-END",), "A-3": ("BRING-IN.CALLED-ROUND-ENDS", "X")}
+    seen = case_divergence(cases[0])
+    monkeypatch.setattr(module, "blame_verdict",
+                        lambda v: module.Blamed(seen=seen, root=seen, blame=blame[v.case_id]))
+    grouping = group_verdicts(cases)
+    assert [(group.rule, group.count, group.key) for group in grouping.groups] == [
+        ("BRING-IN.CALLED-ROUND-ENDS", 2, STREET), ("BET.ROUND-END", 1, STREET)]
+    assert grouping.groups[0].title == "BRING-IN.CALLED-ROUND-ENDS: street expected 'fourth', got 'third'"
+    assert [grouping.cause_of(case.case_id) for case in cases] == [1, 2, 1]
+    expected = [case.with_changes(outcome=Outcome.XFAIL, xfail_reason="known") for case in cases]
+    apart = group_verdicts(expected)
+    assert apart.groups == () and [group.count for group in apart.expected] == [2, 1]
+    assert apart.cause_of("A-1") is None and apart.expected_cause_of("A-2") == 2
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    from studcheck.harness.report import Style
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert Style.for_stream(_Tty()).rule("BET.CAP") == "\x1b[1;31mBET.CAP\x1b[0m"
+    assert Style.for_stream(io.StringIO()).rule("BET.CAP") == "BET.CAP"  # a file or a pipe
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert Style.for_stream(_Tty()).rule("BET.CAP") == "BET.CAP"

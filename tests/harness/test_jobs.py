@@ -202,7 +202,8 @@ def test_merged_shards_are_the_report_of_one_run(run_harness, tmp_path: Path) ->
     merged_code, merged_out, _ = run_harness("merge", *map(str, reversed(shards)), "-o", str(merged), "--junit", str(tmp_path / "m.xml"))
     assert merged_code == code == 1
     assert normalized(merged) == normalized(whole)
-    assert [line["kind"] for line in normalized(merged)].count("group") == 2  # wrong_rules: bring_in_tie and max_raises
+    # wrong_rules: bring_in_tie and max_raises, two divergences (the cap's split by the rule it breaks)
+    assert len({line["key"] for line in normalized(merged) if line["kind"] == "group"}) == 2
     assert normal_terminal(merged_out).startswith(normal_terminal(out))
     assert "merged 3 shard reports" in merged_out
     html_view = load_for_html(merged)  # what `studcheck report` (the HTML page) reads

@@ -30,6 +30,11 @@ def test_cases_become_items_and_failures_show_the_step(tmp_path: Path) -> None:
     assert "1 failed, 5 passed" in done.stdout  # 5 cases (one fails) + the ordinary test
     assert "studcheck::T-BRI-001 - FAIL T-BRI-001" in done.stdout
     assert "to_act: expected 2, got 1" in done.stdout and "t-bri-001.yaml:14" in done.stdout
+    # the session ends with the causes, the rule the engine breaks first (it ties bring-ins by seat)
+    summary = done.stdout[done.stdout.index("studcheck causes of failure"):]
+    assert "1 failing case, 1 cause:\ncause 1 — BRING-IN.TIE.SUIT: to_act expected N, got M — 1 case\n" in summary
+    assert "e.g. T-BRI-001 at " in summary and "-k T-BRI-001" in summary
+    assert "  cause — BRING-IN.TIE.SUIT: to_act expected N, got M" in done.stdout  # in the failure itself
 
 
 def test_only_xfail_and_not_applicable(tmp_path: Path) -> None:
@@ -39,6 +44,7 @@ def test_only_xfail_and_not_applicable(tmp_path: Path) -> None:
                       "--studcheck-xfail", str(xfail), "--studcheck-only")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "4 passed, 1 xfailed" in done.stdout
+    assert "1 expected failure, 1 cause:\nexpected cause 1 — BRING-IN.TIE.SUIT: " in done.stdout
 
 
 def test_without_the_option_the_plugin_does_nothing(tmp_path: Path) -> None:

@@ -4,6 +4,11 @@ Hook glue only: cases are loaded and judged by the same runner as `studcheck run
 starts lazily, once per process (so once per pytest-xdist worker), on the first case that runs.
 Without `--studcheck-engine` the plugin does nothing.
 
+At the end of the session the failing cases are summed up by cause, as `studcheck run` does: each
+case's first divergence and blamed rule (harness/groups.py, harness/blame.py) travel with its test
+report as user properties (so pytest-xdist workers send them to the controller), and
+pytest_terminal_summary prints the causes, largest first, the blamed rule leading.
+
 SIGTERM and SIGHUP (a CI job cancelled) end the engine's process group and stop the session like
 Ctrl-C does; pytest then exits with 128 + the signal number (143, 129). Ctrl-C keeps pytest's own
 exit code 2; the engine is ended all the same.
@@ -11,8 +16,10 @@ exit code 2; the engine is ended all the same.
 
 from __future__ import annotations
 
+import os
 import shlex
 import signal
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -20,7 +27,8 @@ from typing import Any
 import pytest
 
 from studcheck.cases.model import Case
-from studcheck.harness.report import describe_failure
+from studcheck.harness.groups import GROUPED, Blamed, blame_verdict
+from studcheck.harness.report import Style, case_path, describe_failure
 from studcheck.harness.runner import Outcome, Runner, Verdict
 from studcheck.harness.smoke import diagnose
 from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail
@@ -91,11 +99,15 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         self.last = False  # no studcheck case runs after this one in this process (set just before it runs)
+        self.blamed: Blamed | None = None
         self.add_marker(pytest.mark.studcheck)
 
     def runtest(self) -> None:
         state = self.config.stash[_STATE]
         verdict = apply_xfail(state.get_runner().run(self.case, last=self.last), state.xfail)
+        if verdict.outcome in GROUPED or verdict.outcome is Outcome.XFAIL:
+            self.blamed = blame_verdict(verdict)
+            self.user_properties += _cause_properties(verdict, self.blamed)
         if verdict.outcome is Outcome.NOT_APPLICABLE:
             pytest.skip(f"not applicable: {verdict.message}")
         if verdict.outcome is Outcome.XFAIL:
@@ -105,7 +117,11 @@ class CaseItem(pytest.Item):
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, StudcheckFailure):
-            return describe_failure(excinfo.value.verdict, replay=_replay(self.config, self.case.id))
+            cause = None
+            if self.blamed is not None:
+                rule = self.blamed.blame[0] if self.blamed.blame else None
+                cause = f"cause — {rule}: {self.blamed.root.text}" if rule else f"cause — {self.blamed.root.text}"
+            return describe_failure(excinfo.value.verdict, replay=_replay(self.config, self.case.id), cause=cause)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Path, int, str]:
@@ -117,6 +133,52 @@ def _replay(config: pytest.Config, case_id: str) -> str:
     for path in config.getoption("studcheck_cases") or []:
         parts += ["--studcheck-cases", path]
     return shlex.join([*parts, "--studcheck-only", "-k", case_id])
+
+
+def _cause_properties(verdict: Verdict, blamed: Blamed) -> list[tuple[str, object]]:
+    """What the end-of-session summary needs, as plain values (an xdist worker sends them over)."""
+    return [("studcheck.cause", blamed.root.text), ("studcheck.blame", list(blamed.blame)),
+            ("studcheck.case", verdict.case_id), ("studcheck.where", f"{case_path(verdict.file)}:{verdict.line}"),
+            ("studcheck.requests", len(verdict.transcript))]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """The causes of failure, largest first, the blamed rule leading (then those of the expected failures)."""
+    if not config.getoption("studcheck_engine", None):
+        return
+    failed = _causes(terminalreporter.stats.get("failed", []))
+    expected = _causes(terminalreporter.stats.get("xfailed", []))
+    if not failed and not expected:
+        return
+    style = Style(bool(getattr(terminalreporter, "isatty", False)) and "NO_COLOR" not in os.environ)
+    terminalreporter.section("studcheck causes of failure")
+    for label, causes in (("cause", failed), ("expected cause", expected)):
+        if not causes:
+            continue
+        total = sum(len(members) for _, members in causes)
+        word = "failing case" if label == "cause" else "expected failure"
+        terminalreporter.write_line(f"{total} {word}{'' if total == 1 else 's'}, {len(causes)} cause{'' if len(causes) == 1 else 's'}:")
+        for rank, ((text, rule), members) in enumerate(causes, start=1):
+            title = f"{style.rule(rule)}: {text}" if rule else text
+            example = min(members, key=lambda props: int(props.get("studcheck.requests", 0)))  # type: ignore[call-overload]
+            terminalreporter.write_line(f"{label} {rank} — {title} — {len(members)} case{'' if len(members) == 1 else 's'}")
+            terminalreporter.write_line(f"    e.g. {example['studcheck.case']} at {example['studcheck.where']}")
+            if label == "cause":
+                terminalreporter.write_line(f"    replay: {_replay(config, str(example['studcheck.case']))}")
+
+
+def _causes(reports: Sequence[Any]) -> list[tuple[tuple[str, str | None], list[dict[str, object]]]]:
+    """(cause text, blamed rule) -> the reports' properties, largest first, then run order."""
+    found: dict[tuple[str, str | None], list[dict[str, object]]] = {}
+    for report in reports:
+        props = dict(getattr(report, "user_properties", ()) or ())
+        if "studcheck.cause" not in props or getattr(report, "when", "call") != "call":
+            continue
+        blame = props.get("studcheck.blame") or []
+        rule = str(blame[0]) if isinstance(blame, list) and blame else None
+        found.setdefault((str(props["studcheck.cause"]), rule), []).append(props)
+    return sorted(found.items(), key=lambda item: -len(item[1]))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -28,6 +28,8 @@ from studcheck.harness.report import (
     FAILING,
     ReportWriter,
     Stopped,
+    Style,
+    annotate_cases,
     case_line,
     footer_line,
     group_lines,
@@ -307,6 +309,8 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
         stopped = None
         if args.maxfail is not None and len(verdicts) < len(cases):
             stopped = Stopped(maxfail=args.maxfail, not_run=len(cases) - len(verdicts))
+        annotate_cases(writer.lines, grouping)  # each case's blame and cause: known only now
+        writer.rewrite()
         for line in group_lines(grouping, replay=replay):
             writer.write(line)
         writer.write(footer_line(verdicts, duration=duration, exit_code=code, stopped=stopped, interrupted=_signal()))
@@ -315,7 +319,8 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
                                                                    stopped=stopped))
     if not reports_ok and code == EXIT_OK:
         code = EXIT_CONFIG  # a report CI asked for is missing: that must not look like a clean pass
-    print(render_terminal(verdicts, replay=replay, duration=duration, grouping=grouping, stopped=stopped))
+    print(render_terminal(verdicts, replay=replay, duration=duration, grouping=grouping, stopped=stopped,
+                          style=Style.for_stream(sys.stdout)))
     if args.write_xfail:
         written = write_xfail(args.write_xfail, verdicts, grouping, engine=label, command=engine_label(args),
                               cases=[*_case_args(args), *_selection(args)])

@@ -21,6 +21,12 @@ cards differ from the reference's is the divergence, when it comes before the on
 reported. Only these count: they decide the hand's path (which actions are accepted, who wins), so
 a difference there explains what follows; a wrong chip count or legal list changes no path, and
 counting it would file unrelated failures under a harmless early difference.
+
+The same replay, on the reference with its explanations (harness/blame.py), names the rule the
+first differing fact breaks: the case's `blame`. A group is one divergence AND one blamed rule, so
+two broken rules that happen to show the same way are never merged, and each group leads with its
+rule; the rules the cases cite are only context. Expected failures (xfail) are grouped the same way,
+apart from the failures.
 """
 
 from __future__ import annotations
@@ -28,22 +34,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from studcheck.harness.compare import Mismatch, compare_state, legal_text
+from studcheck.harness.blame import failed_like, replay
+from studcheck.harness.compare import Mismatch, legal_text
 from studcheck.harness.runner import Outcome, Verdict
-from studcheck.protocol.serve import Server
 
 #: outcomes that are grouped: the ones a divergence explains
 GROUPED = frozenset({Outcome.FAIL, Outcome.ERROR})
 #: errors that are the run's, not the engine's (a signal or --deadline stopped it): no cause of failure
 STOPPED_PROBLEMS = frozenset({"interrupted", "deadline"})
-#: fields that decide the hand's path (which actions are accepted, who wins): a difference there
-#: explains what follows
-PATH_FIELDS = ("street", "to_act", "community")
-CARD_FIELDS = ("up", "down")
 #: a differing field explains more the earlier it is here; the rest keep the case's order. At the
 #: end of a hand the rake decides the pots' amounts, and the amounts what each winner gets.
 PRIORITY = ("ok", "reason", "street", "up.*", "down.*", "community", "to_act", "legal",
@@ -79,6 +81,13 @@ class Divergence:
     def key(self) -> str:
         return _KEY_FORMS[self.cause](self)
 
+    @property
+    def text(self) -> str:
+        """The key to print after a rule ID: `street expected 'fourth', got 'third'` (no second colon)."""
+        if self.cause in (Cause.STATE, Cause.FINAL) and self.field:
+            return f"{self.field} {self.shape}"
+        return self.key
+
     def to_json(self) -> dict[str, Any]:
         return {"cause": self.cause.value, "field": self.field, "shape": self.shape, "action": self.action}
 
@@ -100,16 +109,43 @@ _KEY_FORMS: dict[Cause, Callable[[Divergence], str]] = {
 
 
 @dataclass(frozen=True, kw_only=True)
+class Blamed:
+    """One failing case: its divergence as it reported it, the first one (the replay's), and the
+    rules that explain the first differing fact, most specific first (empty: no rule's)."""
+
+    seen: Divergence
+    root: Divergence
+    blame: tuple[str, ...]
+
+    @property
+    def follows(self) -> bool:
+        """The case reported a later consequence of its root divergence, not the divergence itself."""
+        return self.seen.key != self.root.key
+
+
+@dataclass(frozen=True, kw_only=True)
 class Group:
-    """Failing cases with the same first divergence; `forms` is how they showed it, when that varies."""
+    """Failing cases with the same first divergence and blamed rule; `forms` is how they showed it,
+    when that varies."""
 
     divergence: Divergence
     verdicts: tuple[Verdict, ...]  # in run order
     forms: tuple[tuple[str, int], ...] = ()  # (key of what the cases reported, count), most first; () = the key
+    blame: tuple[str, ...] = ()  # the rules broken, most specific first (the cases' most common list)
 
     @property
     def key(self) -> str:
         return self.divergence.key
+
+    @property
+    def rule(self) -> str | None:
+        """The blamed rule (None: an engine error, or nothing the reference could explain)."""
+        return self.blame[0] if self.blame else None
+
+    @property
+    def title(self) -> str:
+        """`BRING-IN.CALLED-ROUND-ENDS: street expected 'fourth', got 'third'`: the rule leads."""
+        return f"{self.rule}: {self.divergence.text}" if self.rule else self.divergence.text
 
     @property
     def count(self) -> int:
@@ -152,9 +188,11 @@ class NotApplicable:
 
 @dataclass(frozen=True, kw_only=True)
 class Grouping:
-    groups: tuple[Group, ...]  # largest first
+    groups: tuple[Group, ...]  # failures (fail, error), largest first
     not_applicable: tuple[NotApplicable, ...]  # largest first
     cited: Mapping[str, int]  # rule ID -> cases of the run that cite it
+    expected: tuple[Group, ...] = ()  # expected failures (xfail), grouped the same way, largest first
+    blamed: Mapping[str, Blamed] = field(default_factory=dict)  # case ID -> its blame (grouped cases)
 
     def rules(self, group: Group) -> list[RuleShare]:
         return group.rules(self.cited)
@@ -162,11 +200,37 @@ class Grouping:
     def group_of(self, case_id: str) -> Group | None:
         return next((group for group in self.groups if any(v.case_id == case_id for v in group.verdicts)), None)
 
+    def cause_of(self, case_id: str) -> int | None:
+        """The rank (1 = largest) of the failure cause the case is in."""
+        return _rank(self.groups, case_id)
+
+    def expected_cause_of(self, case_id: str) -> int | None:
+        """The rank of the expected-failure cause the case is in."""
+        return _rank(self.expected, case_id)
+
+
+def _rank(groups: Sequence[Group], case_id: str) -> int | None:
+    return next((rank for rank, group in enumerate(groups, start=1) if any(v.case_id == case_id for v in group.verdicts)), None)
+
+
+def blame_verdict(verdict: Verdict) -> Blamed:
+    """A failing (or expected-to-fail) case's divergence, root divergence and blamed rules."""
+    seen = case_divergence(verdict)
+    main = main_mismatch(verdict.mismatches) if verdict.mismatches and failed_like(verdict) is Outcome.FAIL else None
+    replayed = replay(verdict, main)
+    root = seen
+    if replayed.earlier:
+        field_, shape_ = main_difference(replayed.earlier)
+        root = Divergence(cause=Cause.STATE, field=field_, shape=shape_)
+    return Blamed(seen=seen, root=root, blame=replayed.blame)
+
 
 def group_verdicts(verdicts: Iterable[Verdict]) -> Grouping:
-    """Failing cases by first divergence, not-applicable ones by reason; largest first, then run order."""
-    failing: dict[Divergence, list[Verdict]] = {}
-    reported: dict[Divergence, Counter[str]] = {}
+    """Failing cases by first divergence and blamed rule, expected failures the same way apart,
+    not-applicable ones by reason; largest first, then run order."""
+    failing = _Tally()
+    expected = _Tally()
+    blamed: dict[str, Blamed] = {}
     skipped: dict[str, list[str]] = {}
     cited: Counter[str] = Counter()
     for verdict in verdicts:
@@ -174,17 +238,39 @@ def group_verdicts(verdicts: Iterable[Verdict]) -> Grouping:
         if verdict.outcome is Outcome.NOT_APPLICABLE:
             skipped.setdefault(verdict.message, []).append(verdict.case_id)
         elif verdict.outcome in GROUPED and verdict.problem not in STOPPED_PROBLEMS:
-            seen = case_divergence(verdict)
-            first = earlier_divergence(verdict) or seen
-            failing.setdefault(first, []).append(verdict)
-            reported.setdefault(first, Counter())[seen.key] += 1
-    groups = [Group(divergence=d, verdicts=tuple(members), forms=_forms(reported[d], d.key)) for d, members in failing.items()]
+            blamed[verdict.case_id] = failing.add(verdict)
+        elif verdict.outcome is Outcome.XFAIL and verdict.problem not in STOPPED_PROBLEMS:
+            blamed[verdict.case_id] = expected.add(verdict)
     return Grouping(
-        groups=tuple(sorted(groups, key=lambda group: -group.count)),  # stable: run order among equals
+        groups=failing.groups(),
         not_applicable=tuple(sorted((NotApplicable(reason=reason, case_ids=tuple(ids)) for reason, ids in skipped.items()),
                                     key=lambda entry: -len(entry.case_ids))),
         cited=dict(cited),
+        expected=expected.groups(),
+        blamed=blamed,
     )
+
+
+class _Tally:
+    """Cases by (root divergence, blamed rule), with how they reported it and their blame lists."""
+
+    def __init__(self) -> None:
+        self.members: dict[tuple[Divergence, str | None], list[Verdict]] = {}
+        self.reported: dict[tuple[Divergence, str | None], Counter[str]] = {}
+        self.blames: dict[tuple[Divergence, str | None], Counter[tuple[str, ...]]] = {}
+
+    def add(self, verdict: Verdict) -> Blamed:
+        blamed = blame_verdict(verdict)
+        key = (blamed.root, blamed.blame[0] if blamed.blame else None)
+        self.members.setdefault(key, []).append(verdict)
+        self.reported.setdefault(key, Counter())[blamed.seen.key] += 1
+        self.blames.setdefault(key, Counter())[blamed.blame] += 1
+        return blamed
+
+    def groups(self) -> tuple[Group, ...]:
+        groups = [Group(divergence=key[0], verdicts=tuple(members), forms=_forms(self.reported[key], key[0].key),
+                        blame=self.blames[key].most_common(1)[0][0]) for key, members in self.members.items()]
+        return tuple(sorted(groups, key=lambda group: -group.count))  # stable: run order among equals
 
 
 def _forms(tally: Counter[str], key: str) -> tuple[tuple[str, int], ...]:
@@ -197,7 +283,7 @@ def _forms(tally: Counter[str], key: str) -> tuple[tuple[str, int], ...]:
 
 def case_divergence(verdict: Verdict) -> Divergence:
     """The divergence the case itself reported (its failing step), normalised."""
-    if verdict.outcome is Outcome.ERROR:
+    if failed_like(verdict) is Outcome.ERROR:
         return _error(verdict)
     step = (verdict.step_text or "setup").split()[0]
     mismatches = verdict.mismatches
@@ -265,51 +351,22 @@ def _last_error_reason(verdict: Verdict) -> str | None:
     return None
 
 
-# --- the first divergence, from the reference engine --------------------------------------------
-
-
-def earlier_divergence(verdict: Verdict) -> Divergence | None:
-    """The first answer whose street, turn or cards differ from the reference's on the same requests.
-
-    None for an engine error, when the replay finds nothing, or when the reference cannot replay
-    the requests (then the case's own divergence stands).
-    """
-    if verdict.outcome is not Outcome.FAIL or not verdict.transcript:
-        return None
-    reference = Server()
-    for entry in verdict.transcript:
-        request, answer = entry.get("request"), entry.get("response")
-        if not isinstance(request, Mapping) or not isinstance(answer, Mapping):
-            return None
-        try:
-            expected = reference.handle(request)
-        except Exception:  # the reference cannot replay this: keep what the case saw
-            return None
-        if expected.get("ok") is not answer.get("ok"):
-            return None  # the case's own divergence (an accepted or refused action)
-        if not expected.get("ok") or "state" not in expected or not isinstance(answer.get("state"), Mapping):
-            continue
-        found = compare_state(_path_of(expected["state"]), answer["state"])
-        if found:
-            field, shape = main_difference(found)
-            return Divergence(cause=Cause.STATE, field=field, shape=shape)
-    return None
-
-
-def _path_of(state: Mapping[str, Any]) -> dict[str, Any]:
-    """The reference state's path fields as an `expect` step would name them."""
-    rows = [row for row in state.get("seats") or [] if isinstance(row, Mapping)]
-    path = {name: state.get(name) for name in PATH_FIELDS}
-    path.update({name: {str(row.get("seat")): row.get(name) for row in rows} for name in CARD_FIELDS})
-    return path
-
-
 # --- fields and shapes --------------------------------------------------------------------------
 
 
 def normal_field(path: str) -> str:
     """`pots[1].amount` -> `pots[].amount`; `result.pots[0].winners.3` -> `result.pots[].winners.*`."""
     return re.sub(r"\.\d+(?=\.|$)", ".*", re.sub(r"\[\d+\]", "[]", path))
+
+
+def main_mismatch(mismatches: Sequence[Mismatch]) -> Mismatch:
+    """The mismatch of the field that explains the most (the first of them)."""
+    fields = [normal_field(mismatch.path) for mismatch in mismatches]
+    return mismatches[min(range(len(fields)), key=lambda i: (_priority(fields[i]), i))]
+
+
+def _priority(field_: str) -> int:
+    return PRIORITY.index(field_) if field_ in PRIORITY else len(PRIORITY)
 
 
 def main_difference(mismatches: Sequence[Mismatch]) -> tuple[str, str]:

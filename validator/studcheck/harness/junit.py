@@ -4,7 +4,8 @@ One <testsuite> per variant, one <testcase> per case (classname `studcheck.<vari
 ID). fail and xpass -> <failure>, error -> <error>, not applicable and xfail -> <skipped>.
 
 The causes of failure (the report's `group` lines) appear twice: a failing testcase has the
-property `studcheck.group` (its cause, the same text for every case of the group), and each suite
+properties `studcheck.blame` (the rules it breaks, most specific first, as the report's case line
+has them), `studcheck.group` (its cause, the same text for every case of the group), and each suite
 lists the causes of its failures as `studcheck.group.<rank>` properties, largest first, so a CI view
 that shows properties shows the few causes before the many cases. A run stopped by --maxfail says
 so in a `studcheck.stopped` suite property.
@@ -56,6 +57,7 @@ def _testcase(line: Mapping[str, Any], group: Mapping[str, Any] | None = None) -
         case.system_err = str(line["stderr"])
     if group is not None:
         properties = Properties()  # type: ignore[no-untyped-call]
+        properties.add_property(Property("studcheck.blame", ", ".join(map(str, line.get("blame") or group.get("blame") or []))))
         properties.add_property(Property("studcheck.group", str(group["key"])))
         properties.add_property(Property("studcheck.group.rank", str(group["rank"])))
         case._elem.insert(0, properties._elem)  # properties come first in a testcase, as pytest writes them
@@ -66,8 +68,10 @@ def _suite_properties(suite: TestSuite, variant: str, groups: list[Mapping[str, 
     for group in groups:
         here = (group.get("variants") or {}).get(variant, 0)
         if here:
+            blame = group.get("blame") or []
+            rule = f"{blame[0]}: " if blame else ""
             suite.add_property(f"studcheck.group.{group['rank']}",
-                               f"{here} of {group['count']} failing cases: {group['key']} (e.g. {group['representative']}; "
+                               f"{here} of {group['count']} failing cases: {rule}{group['key']} (e.g. {group['representative']}; "
                                f"replay: {group['replay']})")
     stopped = footer.get("stopped")
     if stopped:

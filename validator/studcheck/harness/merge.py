@@ -155,7 +155,7 @@ def _first_kind(path: Path) -> str:
 def merge_run_reports(paths: Sequence[Path]) -> Merged:
     """Shards of one `studcheck run`, checked to be the whole of it, as one report."""
     from studcheck.harness.groups import group_verdicts
-    from studcheck.harness.report import FAILING, group_lines
+    from studcheck.harness.report import FAILING, annotate_cases, group_lines
     from studcheck.report.load import RunReport, read_report
 
     reports = [read_report(path) for path in paths]
@@ -174,7 +174,10 @@ def merge_run_reports(paths: Sequence[Path]) -> Merged:
         "exit_code": exit_code, "stopped": None,
         "interrupted": next((f.get("interrupted") for f in footers if f.get("interrupted")), None),
     }
-    lines = [header, *map(dict, cases), *group_lines(group_verdicts(verdicts), replay=replays.__getitem__), footer]
+    grouping = group_verdicts(verdicts)
+    case_lines = [dict(line) for line in cases]
+    annotate_cases(case_lines, grouping)
+    lines = [header, *case_lines, *group_lines(grouping, replay=replays.__getitem__), footer]
     return Merged(lines=tuple(lines), exit_code=exit_code, verdicts=verdicts)
 
 

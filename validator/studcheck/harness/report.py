@@ -8,6 +8,7 @@ terminal summary are derived from the same verdicts, so they cannot disagree.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,10 +16,13 @@ from datetime import datetime, timezone
 from typing import IO, Any
 
 from studcheck import PROTOCOL_VERSION, __version__
+from pathlib import Path
+
 from studcheck.harness.groups import Cause, Group, Grouping, group_verdicts
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.protocol.client import shorten, truncate
 from studcheck.protocol.messages import EngineInfo
+from studcheck.resources import cases_dir
 
 #: outcomes in table order, with their column titles
 COLUMNS: tuple[tuple[Outcome, str], ...] = (
@@ -97,6 +101,24 @@ def footer_line(verdicts: Sequence[Verdict], *, duration: float, exit_code: int,
             "stopped": None if stopped is None else stopped.to_json(), "interrupted": interrupted}
 
 
+def annotate_cases(lines: Iterable[dict[str, Any]], grouping: Grouping) -> None:
+    """Add to each grouped case line its `blame` and the rank of its cause: `cause` for a failure
+    (the rank of its `group` line), `expected_cause` for an expected failure (its rank among the
+    expected-failure causes, which have no group lines). Known only once the run is over."""
+    for line in lines:
+        if line.get("kind") != "case":
+            continue
+        blamed = grouping.blamed.get(str(line.get("id")))
+        if blamed is None:
+            continue
+        line["blame"] = list(blamed.blame)
+        cause, expected = grouping.cause_of(str(line["id"])), grouping.expected_cause_of(str(line["id"]))
+        if cause is not None:
+            line["cause"] = cause
+        if expected is not None:
+            line["expected_cause"] = expected
+
+
 def group_lines(grouping: Grouping, *, replay: Callable[[str], str]) -> list[dict[str, Any]]:
     """One `group` line per cause of failure (largest first), then one `not_applicable` line per reason."""
     lines = [_group_line(rank, group, grouping, replay) for rank, group in enumerate(grouping.groups, start=1)]
@@ -108,7 +130,8 @@ def group_lines(grouping: Grouping, *, replay: Callable[[str], str]) -> list[dic
 def _group_line(rank: int, group: Group, grouping: Grouping, replay: Callable[[str], str]) -> dict[str, Any]:
     example = group.representative
     return {
-        "kind": "group", "rank": rank, "key": group.key, **group.divergence.to_json(), "count": group.count,
+        "kind": "group", "rank": rank, "key": group.key, **group.divergence.to_json(), "blame": list(group.blame),
+        "count": group.count,
         "outcomes": dict(Counter(verdict.outcome.value for verdict in group.verdicts)),
         "variants": dict(Counter(verdict.variant for verdict in group.verdicts)),
         "cases": [verdict.case_id for verdict in group.verdicts],
@@ -128,8 +151,57 @@ class ReportWriter:
     def write(self, line: Mapping[str, Any]) -> None:
         self.lines.append(dict(line))
         if self.stream is not None:
-            self.stream.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+            self.stream.write(_json_line(line))
             self.stream.flush()
+
+    def rewrite(self) -> None:
+        """Write every line so far again (after `annotate_cases` added what only the end of the run
+        knows); a stream that cannot seek (a pipe) keeps the lines as first written."""
+        if self.stream is None or not self.stream.seekable():
+            return
+        self.stream.seek(0)
+        self.stream.truncate()
+        self.stream.write("".join(map(_json_line, self.lines)))
+        self.stream.flush()
+
+
+def _json_line(line: Mapping[str, Any]) -> str:
+    return json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def case_path(file: str) -> str:
+    """A bundled case's file as `cases/razz/...` (wherever the suite is installed); others as given."""
+    try:
+        return str(Path("cases") / Path(file).resolve().relative_to(cases_dir().resolve()))
+    except ValueError:
+        return file
+
+
+def _location(verdict: Verdict) -> str:
+    return f"{case_path(verdict.file)}:{verdict.line}"
+
+
+class Style:
+    """Terminal colour: only on a terminal and when NO_COLOR is unset; never in files."""
+
+    def __init__(self, enabled: bool = False) -> None:
+        self.enabled = enabled
+
+    @classmethod
+    def for_stream(cls, stream: IO[str]) -> Style:
+        return cls("NO_COLOR" not in os.environ and bool(getattr(stream, "isatty", lambda: False)()))
+
+    def _paint(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.enabled and text else text
+
+    def rule(self, text: str) -> str:
+        return self._paint("1;31", text)
+
+    def bold(self, text: str) -> str:
+        return self._paint("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._paint("2", text)
 
 
 def summary_table(verdicts: Sequence[Verdict]) -> str:
@@ -152,13 +224,18 @@ def _row(verdicts: Sequence[Verdict]) -> list[int]:
     return [tally.get(outcome, 0) for outcome, _ in COLUMNS]
 
 
-def describe_failure(verdict: Verdict, *, replay: str) -> str:
-    """A self-contained paragraph: what, where, expected vs actual, how to replay just this case."""
+def describe_failure(verdict: Verdict, *, replay: str, cause: str | None = None, style: Style | None = None) -> str:
+    """A self-contained paragraph: what, where, the cause and its rule, expected vs actual, how to
+    replay just this case. `cause`: the line `cause_text` gives for it."""
+    style = style or Style()
     where = f"step {verdict.step + 1} `{verdict.step_text}`" if verdict.step is not None else (verdict.step_text or "setup")
-    lines = [f"{verdict.outcome.value.upper()} {verdict.case_id} ({verdict.title})" if verdict.title else f"{verdict.outcome.value.upper()} {verdict.case_id}"]
-    lines.append(f"  at {verdict.location}, {where}")
+    title = f"{verdict.outcome.value.upper()} {verdict.case_id}"
+    lines = [style.bold(f"{title} ({verdict.title})" if verdict.title else title)]
+    lines.append(f"  at {_location(verdict)}, {where}")
+    if cause:
+        lines.append(f"  {cause}")
     if verdict.rules:
-        lines.append(f"  rules: {', '.join(verdict.rules)}")
+        lines.append(f"  the case cites: {', '.join(verdict.rules)}")
     if verdict.message:
         lines.append(f"  {verdict.message}")
     for mismatch in verdict.mismatches[:12]:
@@ -176,29 +253,68 @@ def describe_failure(verdict: Verdict, *, replay: str) -> str:
     return "\n".join(lines)
 
 
-def render_groups(grouping: Grouping, *, replay: Callable[[str], str]) -> str:
-    """Failing cases by cause, largest first: count, cause, how the cases showed it, an example to replay."""
-    if not grouping.groups:
-        return ""
-    failing = sum(group.count for group in grouping.groups)
-    causes = f"{len(grouping.groups)} cause{'' if len(grouping.groups) == 1 else 's'}"
-    lines = [f"{failing} failing case{'' if failing == 1 else 's'}, {causes} (grouped by first divergence, largest first):"]
-    width = len(str(grouping.groups[0].count))
-    for group in grouping.groups:
-        example = group.representative
-        where = f"step {example.step + 1} `{example.step_text}`" if example.step is not None else (example.step_text or "setup")
-        lines.append(f"  {group.count:>{width}}  {group.key}")
-        indent = " " * (width + 4)
-        if group.forms:
-            shown = "; ".join(f"{key} ({number})" for key, number in group.forms[:3])
-            more = f"; {len(group.forms) - 3} more" if len(group.forms) > 3 else ""
-            lines.append(f"{indent}first seen by the cases as: {truncate(shown, 400)}{more}")
-        rules = ", ".join(f"{share.rule} ({share.cases} of {share.of})" for share in grouping.rules(group)[:3])
-        if rules and group.divergence.cause is not Cause.ERROR:  # a protocol error is no rule's
-            lines.append(f"{indent}rules hit hardest (cases here of cases citing): {rules}")
-        lines.append(f"{indent}e.g. {example.case_id} at {example.location}, {where}")
-        lines.append(f"{indent}replay: {replay(example.case_id)}")
+def cause_text(grouping: Grouping, case_id: str, style: Style | None = None) -> str | None:
+    """`cause 2 — RULE: divergence`, or `follows from cause 1 — ...` for a case whose own failure is
+    a later consequence of its group's first divergence (found by the replay)."""
+    style = style or Style()
+    rank = grouping.cause_of(case_id)
+    blamed = grouping.blamed.get(case_id)
+    if rank is None or blamed is None:
+        return None
+    group = grouping.groups[rank - 1]
+    title = f"{style.rule(group.rule)}: {group.divergence.text}" if group.rule else group.divergence.text
+    if blamed.follows:
+        return f"follows from cause {rank} — {title} (the case saw: {blamed.seen.key})"
+    return f"cause {rank} — {title}"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def render_groups(grouping: Grouping, *, replay: Callable[[str], str], style: Style | None = None) -> str:
+    """Failing cases by cause, largest first: the blamed rule, the divergence, how many, how the
+    cases showed it, the rules they cite, an example to replay; then the expected failures' causes."""
+    style = style or Style()
+    lines: list[str] = []
+    if grouping.groups:
+        failing = sum(group.count for group in grouping.groups)
+        lines.append(f"{_plural(failing, 'failing case')}, {_plural(len(grouping.groups), 'cause')} "
+                     "(by first divergence and the rule it breaks, largest first):")
+        for rank, group in enumerate(grouping.groups, start=1):
+            lines += _group_lines(f"cause {rank}", group, grouping, replay, style)
+    if grouping.expected:
+        expected = sum(group.count for group in grouping.expected)
+        if lines:
+            lines.append("")
+        lines.append(f"{_plural(expected, 'expected failure')} in {_plural(len(grouping.expected), 'cause')}:")
+        for rank, group in enumerate(grouping.expected, start=1):
+            lines += _group_lines(f"expected cause {rank}", group, grouping, replay, style, brief=True)
     return "\n".join(lines)
+
+
+def _group_lines(label: str, group: Group, grouping: Grouping, replay: Callable[[str], str], style: Style, *,
+                 brief: bool = False) -> list[str]:
+    example = group.representative
+    where = f"step {example.step + 1} `{example.step_text}`" if example.step is not None else (example.step_text or "setup")
+    title = f"{style.rule(group.rule)}: {group.divergence.text}" if group.rule else group.divergence.text
+    lines = [f"{style.bold(label)} — {title} — {_plural(group.count, 'case')}"]
+    indent = "    "
+    if len(group.blame) > 1:
+        lines.append(f"{indent}also: {', '.join(group.blame[1:])}")
+    if brief:
+        lines.append(f"{indent}e.g. {example.case_id} at {_location(example)}")
+        return lines
+    if group.forms:
+        shown = "; ".join(f"{key} ({number})" for key, number in group.forms[:3])
+        more = f"; {len(group.forms) - 3} more" if len(group.forms) > 3 else ""
+        lines.append(f"{indent}first seen by the cases as: {truncate(shown, 400)}{more}")
+    rules = ", ".join(f"{share.rule} ({share.cases} of {share.of})" for share in grouping.rules(group)[:3])
+    if rules and group.divergence.cause is not Cause.ERROR:  # a protocol error is no rule's
+        lines.append(style.dim(f"{indent}cases cite: {rules}"))
+    lines.append(f"{indent}e.g. {example.case_id} at {_location(example)}, {where}")
+    lines.append(f"{indent}replay: {replay(example.case_id)}")
+    return lines
 
 
 def render_not_applicable(grouping: Grouping) -> str:
@@ -212,17 +328,19 @@ def render_not_applicable(grouping: Grouping) -> str:
 
 
 def render_terminal(verdicts: Sequence[Verdict], *, replay: Callable[[str], str], duration: float,
-                    grouping: Grouping | None = None, stopped: Stopped | None = None) -> str:
+                    grouping: Grouping | None = None, stopped: Stopped | None = None, style: Style | None = None) -> str:
     """Each failing case, the causes of failure, the not-applicable reasons, the table, the totals."""
     grouping = grouping if grouping is not None else group_verdicts(verdicts)
+    style = style or Style()
     parts = []
     failing = [verdict for verdict in verdicts if verdict.outcome in FAILING and not verdict.not_run]
     for verdict in failing:
-        parts.append(describe_failure(verdict, replay=replay(verdict.case_id)))
+        parts.append(describe_failure(verdict, replay=replay(verdict.case_id), cause=cause_text(grouping, verdict.case_id, style),
+                                      style=style))
     not_run = [verdict for verdict in verdicts if verdict.not_run]
     if not_run:  # cut short by a signal or the deadline: one line, not a paragraph each
         parts.append(f"{len(not_run)} case{'' if len(not_run) == 1 else 's'} {not_run[0].message}")
-    parts += [text for text in (render_groups(grouping, replay=replay), render_not_applicable(grouping)) if text]
+    parts += [text for text in (render_groups(grouping, replay=replay, style=style), render_not_applicable(grouping)) if text]
     parts.append(summary_table(verdicts))
     total = counts(verdicts)
     applicable = len(verdicts) - total[Outcome.NOT_APPLICABLE.value]
@@ -253,7 +371,10 @@ def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
         lines += ["", f"### {len(failing)} failing"]
     for verdict in failing:
         where = verdict.step_text or "setup"
-        lines.append(f"- **{verdict.outcome.value.upper()} {verdict.case_id}** {verdict.title} (`{verdict.location}`, `{where}`): {verdict.message}")
+        lines.append(f"- **{verdict.outcome.value.upper()} {verdict.case_id}** {verdict.title} (`{_location(verdict)}`, `{where}`): {verdict.message}")
+        cause = cause_text(grouping, verdict.case_id)
+        if cause:
+            lines.append(f"  - {_cell(cause)}")
         lines.extend(f"  - `{truncate(m.describe(), 300)}`" for m in verdict.mismatches[:6])
         if verdict.evidence:
             lines.append(f"  - engine output: `{truncate(verdict.evidence, 200)}`")
@@ -262,13 +383,22 @@ def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
 
 
 def _markdown_groups(grouping: Grouping, replay: Callable[[str], str]) -> list[str]:
-    if not grouping.groups:
-        return []
-    lines = ["", f"### {len(grouping.groups)} cause{'' if len(grouping.groups) == 1 else 's'} of failure (by first divergence)",
-             "", "| cases | first divergence | example | replay |", "|---:|---|---|---|"]
-    for group in grouping.groups:
-        example = group.representative.case_id
-        lines.append(f"| {group.count} | {_cell(group.key)} | {example} | `{_cell(replay(example))}` |")
+    lines: list[str] = []
+    if grouping.groups:
+        lines += ["", f"### {_plural(len(grouping.groups), 'cause')} of failure (by first divergence and the rule it breaks)",
+                  "", "| cause | rule broken | cases | first divergence | example | replay |", "|---:|---|---:|---|---|---|"]
+        for rank, group in enumerate(grouping.groups, start=1):
+            example = group.representative
+            rule = f"**{group.rule}**" if group.rule else "(no rule: engine error)"
+            lines.append(f"| {rank} | {rule} | {group.count} | {_cell(group.divergence.text)} | "
+                         f"{example.case_id} (`{_location(example)}`) | `{_cell(replay(example.case_id))}` |")
+    if grouping.expected:
+        expected = sum(group.count for group in grouping.expected)
+        lines += ["", f"{_plural(expected, 'expected failure')} in {_plural(len(grouping.expected), 'cause')}:", ""]
+        for rank, group in enumerate(grouping.expected, start=1):
+            rule = f"**{group.rule}**: " if group.rule else ""
+            lines.append(f"{rank}. {rule}{_cell(group.divergence.text)} — {_plural(group.count, 'case')} "
+                         f"(e.g. {group.representative.case_id})")
     return lines
 
 

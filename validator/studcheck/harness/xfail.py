@@ -6,7 +6,8 @@ cases do not silently hide failures).
 
 `studcheck run --write-xfail FILE` writes the file from a run, so adopting studcheck on an engine
 that fails is one command: each failing case is listed with its cause (harness/groups.py) as the
-reason, grouped under a comment per cause; a case the run already expected to fail keeps its reason.
+reason (the blamed rule first), grouped under a comment per cause; a case the run already expected
+to fail keeps its reason.
 """
 
 from __future__ import annotations
@@ -96,8 +97,8 @@ def render_xfail(verdicts: Sequence[Verdict], grouping: Grouping, *, engine: str
         f"# Run with `--xfail {written}`. A listed case that passes fails the run (xpass): delete its entry.",
     ]
     for group in grouping.groups:
-        lines += ["", f"# {group.count} case{'' if group.count == 1 else 's'}: {group.key}"]
-        lines += _entries((verdict.case_id, group.key) for verdict in group.verdicts)
+        lines += ["", f"# {group.count} case{'' if group.count == 1 else 's'}: {group.title}"]
+        lines += _entries((verdict.case_id, group.title) for verdict in group.verdicts)
     if kept:
         lines += ["", f"# {len(kept)} listed before and still failing"]
         lines += _entries((verdict.case_id, verdict.xfail_reason or "listed before") for verdict in kept)

@@ -1,0 +1,195 @@
+"""Blame names the broken rule: each one-rule test engine (tests/engines/) against the whole bundled
+suite, in process, must have its first cause blamed on the rule it breaks, and no failing case
+blamed on another rule (so a report never paints a rule red that the engine keeps).
+
+The engines run in this process (InProcessTransport with the engine's own `Server`), the suite is
+loaded once per module and each engine runs once for both checks: one pass over the suite plus a
+replay of its failing cases on the explaining reference (about 2.5 s of CPU per engine; 24
+engines). Where explain.py names a more specific rule than the broken one, the check is an
+expected failure with the reason (EXPLAIN_GAPS), so an improvement there shows as XPASS.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+from fnmatch import fnmatch
+from pathlib import Path
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+import pytest
+import yaml
+
+from harness_helpers import ENGINES
+from studcheck.cases.load import load_cases
+from studcheck.cases.model import Case
+from studcheck.harness.groups import Grouping, group_verdicts
+from studcheck.harness.runner import Runner
+from studcheck.protocol.client import EngineClient, InProcessTransport
+from studcheck.resources import spec_dir
+
+#: engines that break one rule (their RULES), and the one that plays another value of an option (OPTION)
+ONE_RULE = (
+    "bring_in_option", "no_burn", "razz_bring_in_lowest", "bring_in_may_fold", "check_facing_bet", "cap_plus_one",
+    "no_double_bet", "half_bet_reopens", "aggressor_ignored", "rake_third_street", "hilo_no_qualifier",
+    "five_card_one_card", "pot_max_short", "odd_chip_lowest_seat", "hilo_odd_chip_low", "ante_all_in_full_pot",
+    "bring_in_equals_small_bet", "refusal_costs_a_chip", "bring_in_tie_seat", "never_uncapped", "showdown_lowest_seat",
+    "rake_uncapped",
+)
+OPTION_VALUE = ("first_actor_tie_suit", "never_remake")
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[Case]:
+    return load_cases()
+
+
+def engine_module(name: str) -> ModuleType:
+    if str(ENGINES) not in sys.path:
+        sys.path.insert(0, str(ENGINES))
+    return importlib.import_module(name)
+
+
+def run_engine(module: ModuleType, cases: list[Case]) -> Grouping:
+    client = EngineClient(lambda: InProcessTransport(module.make_server), validate=False)
+    client.start()
+    try:
+        runner = Runner(client)
+        return group_verdicts([runner.run(case) for case in cases])
+    finally:
+        client.stop()
+
+
+def option_rules(option: str) -> set[str]:
+    """The rules spec/options.md's summary says the option changes (`BIGBET.*` expanded)."""
+    row = next(line for line in _summary().splitlines() if re.match(rf"\| `{option}`(?: \(late\))? \|", line))
+    changes = row.strip().strip("|").split("|")[3]
+    patterns = re.findall(r"`([A-Z][A-Z0-9.*-]+)`", changes.split(";")[0])
+    return {rule for rule in rule_ids() for pattern in patterns if fnmatch(rule, pattern)}
+
+
+def _summary() -> str:
+    """spec/options.md's summary table (the options, their values and the rules each changes)."""
+    text = (spec_dir() / "options.md").read_text(encoding="utf-8")
+    return text[text.index("## Summary"):text.index("## The options")]
+
+
+def blamed_outside(grouping: Grouping, allowed: set[str]) -> dict[str, list[str]]:
+    """Failing cases whose blame[0] is another rule: rule -> case IDs."""
+    found: dict[str, list[str]] = {}
+    for group in grouping.groups:
+        if group.rule not in allowed:
+            found.setdefault(str(group.rule), []).extend(verdict.case_id for verdict in group.verdicts)
+    return found
+
+
+def summary(grouping: Grouping) -> str:
+    return "\n".join(f"{group.count:4d} {group.title} {list(group.blame)}" for group in grouping.groups)
+
+
+#: where the reference's explanation names a more specific rule than the one the engine broke, so
+#: the blame is wrong today (an explain.py precision gap, not a grouping one): (engine, check) -> why
+EXPLAIN_GAPS: dict[tuple[str, str], str] = {
+    ("cap_plus_one", "first"): "a raise the cap removes on third street or heads-up is explained by "
+                               "BRING-IN.COMPLETION-NOT-RAISE / BET.CAP.HEADS-UP before BET.CAP",
+    ("cap_plus_one", "others"): "the same",
+    ("first_actor_tie_suit", "first"): "to_act on the street after the opening round is explained by "
+                                       "BRING-IN.CALLED-ROUND-ENDS before the first-actor tie rule",
+    ("first_actor_tie_suit", "others"): "the same",
+    ("razz_bring_in_lowest", "others"): "a Razz bring-in decided by a suit tie or an all-in ante is explained by "
+                                        "the tie/ante rule before BRING-IN.CARD.HIGH",
+    ("five_card_one_card", "others"): "five-card to_act is explained by BRING-IN.CALLED-ROUND-ENDS or a "
+                                      "BET.FIRST-ACTOR.* detail before FIVE.FIRST-ACTOR",
+    ("hilo_no_qualifier", "others"): "a side pot's high half is explained by HILO.SIDE-POT before HILO.NO-LOW",
+    ("pot_max_short", "others"): "a pot-limit bet with an open pair is explained by BIGBET.NO-DOUBLE before BIGBET.POT-MAX",
+    ("hilo_odd_chip_low", "others"): "a quartered half is explained by HILO.QUARTER before HILO.SPLIT",
+    ("never_remake", "others"): "one remade deal's down card is explained by DEAL.THIRD",
+}
+
+
+def checks(names: tuple[str, ...], check: str) -> list[Any]:
+    return [pytest.param(name, marks=pytest.mark.xfail(reason=f"explain: {EXPLAIN_GAPS[name, check]}", strict=False))
+            if (name, check) in EXPLAIN_GAPS else name for name in names]
+
+
+_RUNS: dict[str, Grouping] = {}
+
+
+@pytest.fixture(scope="module")
+def grouped(cases: list[Case]) -> Callable[[str], Grouping]:
+    """Each engine's grouping, run once for both of its checks."""
+    def get(name: str) -> Grouping:
+        if name not in _RUNS:
+            _RUNS[name] = run_engine(engine_module(name), cases)
+        return _RUNS[name]
+    return get
+
+
+def allowed_rules(name: str) -> set[str]:
+    module = engine_module(name)
+    return set(module.RULES) if hasattr(module, "RULES") else option_rules(module.OPTION)
+
+
+@pytest.mark.parametrize("name", checks(ONE_RULE + OPTION_VALUE, "first"))
+def test_the_first_cause_blames_the_broken_rule(name: str, grouped: Callable[[str], Grouping]) -> None:
+    grouping = grouped(name)
+    assert grouping.groups, f"{name} fails no case: it tests nothing"
+    assert grouping.groups[0].rule in allowed_rules(name), summary(grouping)
+
+
+@pytest.mark.parametrize("name", checks(ONE_RULE + OPTION_VALUE, "others"))
+def test_no_other_rule_is_blamed(name: str, grouped: Callable[[str], Grouping]) -> None:
+    grouping = grouped(name)
+    assert blamed_outside(grouping, allowed_rules(name)) == {}, summary(grouping)
+
+
+def test_an_option_engine_may_break_only_its_options_rules() -> None:
+    for name in OPTION_VALUE:
+        assert len(allowed_rules(name)) >= 2, name
+
+
+def test_the_option_table_is_read() -> None:
+    assert option_rules("first_actor_tie") == {"BET.FIRST-ACTOR.TIE.SEAT", "BET.FIRST-ACTOR.TIE.SUIT", "SHOWDOWN.ORDER.UNBET"}
+    assert "BIGBET.POT-MAX" in option_rules("betting") and "DEAL.SHORT-STUB.REMAKE" in option_rules("burn_cards")
+
+
+def test_every_engine_names_real_rules() -> None:
+    known = set(rule_ids())
+    for name in ONE_RULE:
+        assert set(engine_module(name).RULES) <= known, name
+
+
+def test_every_option_and_every_chapter_has_an_engine() -> None:
+    """Each option's rules and each chapter of spec/rules/ with rules has an engine breaking one of them."""
+    broken = {rule for name in ONE_RULE for rule in engine_module(name).RULES}
+    broken |= {rule for name in OPTION_VALUE for rule in option_rules(engine_module(name).OPTION)}
+    options = re.findall(r"^\| `([a-z_]+)`(?: \(late\))? \|", _summary(), flags=re.M)
+    assert len(options) >= 11
+    assert [option for option in options if not option_rules(option) & broken] == []
+    chapters = _chapters()
+    missing = sorted(doc for doc, ids in chapters.items() if ids and not ids & broken and doc not in NO_ENGINE)
+    assert missing == []
+
+
+#: chapters no one-rule engine can break so that a case notices: the card notation is the protocol's
+#: (a wrong card text is a schema error, no rule's)
+NO_ENGINE = {"00-conventions.md"}
+
+
+def _rules() -> list[dict[str, str]]:
+    rules: list[dict[str, str]] = yaml.safe_load((spec_dir() / "rules.yaml").read_text(encoding="utf-8"))["rules"]
+    return rules
+
+
+def rule_ids() -> list[str]:
+    return [rule["id"] for rule in _rules()]
+
+
+def _chapters() -> dict[str, set[str]]:
+    chapters: dict[str, set[str]] = {}
+    for rule in _rules():
+        chapters.setdefault(Path(rule["doc"]).name, set()).add(rule["id"])
+    return chapters

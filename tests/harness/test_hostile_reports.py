@@ -57,14 +57,21 @@ def test_a_run_against_an_engine_with_hostile_stderr_writes_every_report(tmp_pat
                          "--jobs", "1", "--no-progress", "--report", str(paths["report.jsonl"]),
                          "--junit", str(paths["junit.xml"]), "--markdown", str(paths["summary.md"]),
                          "--html", str(tmp_path / "html")])
-    capsys.readouterr()
+    out = capsys.readouterr().out
     assert code == 1
+    # the terminal shows the engine's escapes as text: nothing can restyle, retitle or clear it
+    assert not [char for char in out if (ord(char) < 32 and char not in "\t\n") or 0x7f <= ord(char) <= 0x9f
+                or char in "\u2028\u2029"]
+    assert "\\x1b[31mERROR" in out and "\\x1b[2J" in out
+    summary = paths["summary.md"].read_text(encoding="utf-8")
+    heading = summary.splitlines()[0]
+    assert heading.startswith("## studcheck") and "acme &lt;!--" in heading  # the name cannot open a comment
+    assert "<!--" not in summary and "\x1b" not in summary
     ElementTree.parse(paths["junit.xml"])
     assert (tmp_path / "html" / "index.html").stat().st_size > 0
     lines = [json.loads(text) for text in paths["report.jsonl"].read_text(encoding="utf-8").split("\n") if text]
     failing = [line for line in lines if line.get("kind") == "case" and line["outcome"] == "fail"]
     assert failing and "\x1b[31mERROR" in failing[0]["stderr"]  # the JSONL keeps the engine's words exactly
-    assert paths["summary.md"].read_text(encoding="utf-8").startswith("## studcheck")
 
 
 def test_a_writer_that_fails_loses_no_other_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

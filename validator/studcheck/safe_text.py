@@ -16,6 +16,7 @@ from typing import Any
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 #: C0 and C1 controls but tab and newline, DEL, and the line/paragraph separators: on a terminal
 #: they move the cursor, set the title or clear the screen
+_BACKTICKS = re.compile("`+")
 _TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
@@ -50,3 +51,13 @@ def markdown_inline(text: str) -> str:
     engine named `x\\n<!--` would otherwise hide the rest of a CI summary), no table pipes."""
     flat = " ".join(terminal_safe(text).split())
     return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+
+
+def markdown_code(text: str) -> str:
+    """`text` as one inline code span: one line, no control characters, and fenced by more
+    backticks than any run inside it (CommonMark), so engine text cannot end the span early. A
+    pipe is escaped, since GitHub splits table cells on it even inside code."""
+    flat = " ".join(terminal_safe(text).split()).replace("|", "\\|")
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(flat)), default=0) + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") or not flat else ""
+    return fence + pad + flat + pad + fence

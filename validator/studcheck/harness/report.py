@@ -15,12 +15,14 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import IO, Any
 
-from studcheck import PROTOCOL_VERSION, __version__
 from pathlib import Path
+
+from studcheck import PROTOCOL_VERSION, __version__
 
 from studcheck.harness.groups import Cause, Group, Grouping, group_verdicts
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.protocol.client import shorten, truncate
+from studcheck.safe_text import markdown_code, markdown_inline, terminal_safe
 from studcheck.protocol.messages import EngineInfo
 from studcheck.resources import cases_dir
 
@@ -230,23 +232,23 @@ def describe_failure(verdict: Verdict, *, replay: str, cause: str | None = None,
     style = style or Style()
     where = f"step {verdict.step + 1} `{verdict.step_text}`" if verdict.step is not None else (verdict.step_text or "setup")
     title = f"{verdict.outcome.value.upper()} {verdict.case_id}"
-    lines = [style.bold(f"{title} ({verdict.title})" if verdict.title else title)]
+    lines = [style.bold(terminal_safe(f"{title} ({verdict.title})" if verdict.title else title))]
     lines.append(f"  at {_location(verdict)}, {where}")
     if cause:
         lines.append(f"  {cause}")
     if verdict.rules:
         lines.append(f"  the case cites: {', '.join(verdict.rules)}")
     if verdict.message:
-        lines.append(f"  {verdict.message}")
+        lines.append(f"  {terminal_safe(verdict.message)}")
     for mismatch in verdict.mismatches[:12]:
-        lines.append(f"    {truncate(mismatch.describe(), 400)}")
+        lines.append(f"    {terminal_safe(truncate(mismatch.describe(), 400))}")
     if len(verdict.mismatches) > 12:
         lines.append(f"    … and {len(verdict.mismatches) - 12} more differences")
     if verdict.evidence:
-        lines.append(f"  engine output: {verdict.evidence}")
+        lines.append(f"  engine output: {terminal_safe(verdict.evidence)}")
     if verdict.stderr.strip():  # written during this case; a crash's traceback first, its last words last
-        lines.append("  engine stderr during this case:")
-        lines.extend(f"    {text}" for text in shorten(verdict.stderr, head=20, tail=5).splitlines())
+        lines.append("  engine stderr during this case:")  # escapes shown as text: no engine restyles the terminal
+        lines.extend(f"    {terminal_safe(text)}" for text in shorten(verdict.stderr, head=20, tail=5).split("\n"))
     if verdict.xfail_reason and verdict.outcome is Outcome.XPASS:
         lines.append(f"  expected-failure reason was: {verdict.xfail_reason}")
     lines.append(f"  replay: {replay}")
@@ -262,7 +264,8 @@ def cause_text(grouping: Grouping, case_id: str, style: Style | None = None) -> 
     if rank is None or blamed is None:
         return None
     group = grouping.groups[rank - 1]
-    title = f"{style.rule(group.rule)}: {group.divergence.text}" if group.rule else group.divergence.text
+    text = terminal_safe(group.divergence.text)  # the shape of what the engine answered
+    title = f"{style.rule(group.rule)}: {text}" if group.rule else text
     if blamed.follows:
         return f"follows from cause {rank} — {title} (the case saw: {blamed.seen.key})"
     return f"cause {rank} — {title}"
@@ -297,7 +300,8 @@ def _group_lines(label: str, group: Group, grouping: Grouping, replay: Callable[
                  brief: bool = False) -> list[str]:
     example = group.representative
     where = f"step {example.step + 1} `{example.step_text}`" if example.step is not None else (example.step_text or "setup")
-    title = f"{style.rule(group.rule)}: {group.divergence.text}" if group.rule else group.divergence.text
+    text = terminal_safe(group.divergence.text)  # the shape of what the engine answered
+    title = f"{style.rule(group.rule)}: {text}" if group.rule else text
     lines = [f"{style.bold(label)} — {title} — {_plural(group.count, 'case')}"]
     indent = "    "
     if len(group.blame) > 1:
@@ -308,7 +312,7 @@ def _group_lines(label: str, group: Group, grouping: Grouping, replay: Callable[
     if group.forms:
         shown = "; ".join(f"{key} ({number})" for key, number in group.forms[:3])
         more = f"; {len(group.forms) - 3} more" if len(group.forms) > 3 else ""
-        lines.append(f"{indent}first seen by the cases as: {truncate(shown, 400)}{more}")
+        lines.append(f"{indent}first seen by the cases as: {terminal_safe(truncate(shown, 400))}{more}")
     rules = ", ".join(f"{share.rule} ({share.cases} of {share.of})" for share in grouping.rules(group)[:3])
     if rules and group.divergence.cause is not Cause.ERROR:  # a protocol error is no rule's
         lines.append(style.dim(f"{indent}cases cite: {rules}"))
@@ -323,7 +327,7 @@ def render_not_applicable(grouping: Grouping) -> str:
     total = sum(len(entry.case_ids) for entry in grouping.not_applicable)
     width = len(str(len(grouping.not_applicable[0].case_ids)))
     lines = [f"{total} case{'' if total == 1 else 's'} not applicable, by reason:"]
-    lines += [f"  {len(entry.case_ids):>{width}}  {entry.reason}" for entry in grouping.not_applicable]
+    lines += [f"  {len(entry.case_ids):>{width}}  {terminal_safe(entry.reason)}" for entry in grouping.not_applicable]
     return "\n".join(lines)
 
 
@@ -357,7 +361,8 @@ def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
     """A summary for CI pages (e.g. `>> $GITHUB_STEP_SUMMARY`): the table, the causes, then each failing case."""
     grouping = grouping if grouping is not None else group_verdicts(verdicts)
     titles = ["variant", *(title for _, title in COLUMNS)]
-    lines = [f"## studcheck {__version__}: {engine}", "", "| " + " | ".join(titles) + " |", "|" + "---|" * len(titles)]
+    lines = [f"## studcheck {__version__}: {markdown_inline(engine)}", "", "| " + " | ".join(titles) + " |",
+             "|" + "---|" * len(titles)]
     for variant in sorted({verdict.variant for verdict in verdicts}):
         lines.append("| " + " | ".join([variant, *map(str, _row([v for v in verdicts if v.variant == variant]))]) + " |")
     lines.append("| " + " | ".join(["**total**", *map(str, _row(verdicts))]) + " |")
@@ -371,14 +376,15 @@ def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
         lines += ["", f"### {len(failing)} failing"]
     for verdict in failing:
         where = verdict.step_text or "setup"
-        lines.append(f"- **{verdict.outcome.value.upper()} {verdict.case_id}** {verdict.title} (`{_location(verdict)}`, `{where}`): {verdict.message}")
+        lines.append(f"- **{verdict.outcome.value.upper()} {markdown_inline(verdict.case_id)}** {markdown_inline(verdict.title)} "
+                     f"({markdown_code(_location(verdict))}, {markdown_code(where)}): {markdown_inline(verdict.message)}")
         cause = cause_text(grouping, verdict.case_id)
         if cause:
             lines.append(f"  - {_cell(cause)}")
-        lines.extend(f"  - `{truncate(m.describe(), 300)}`" for m in verdict.mismatches[:6])
+        lines.extend(f"  - {markdown_code(truncate(m.describe(), 300))}" for m in verdict.mismatches[:6])
         if verdict.evidence:
-            lines.append(f"  - engine output: `{truncate(verdict.evidence, 200)}`")
-        lines.append(f"  - replay: `{replay(verdict.case_id)}`")
+            lines.append(f"  - engine output: {markdown_code(truncate(verdict.evidence, 200))}")
+        lines.append(f"  - replay: {markdown_code(replay(verdict.case_id))}")
     return "\n".join(lines) + "\n"
 
 
@@ -391,16 +397,18 @@ def _markdown_groups(grouping: Grouping, replay: Callable[[str], str]) -> list[s
             example = group.representative
             rule = f"**{group.rule}**" if group.rule else "(no rule: engine error)"
             lines.append(f"| {rank} | {rule} | {group.count} | {_cell(group.divergence.text)} | "
-                         f"{example.case_id} (`{_location(example)}`) | `{_cell(replay(example.case_id))}` |")
+                         f"{markdown_inline(example.case_id)} ({markdown_code(_location(example))}) | "
+                         f"{markdown_code(replay(example.case_id))} |")
     if grouping.expected:
         expected = sum(group.count for group in grouping.expected)
         lines += ["", f"{_plural(expected, 'expected failure')} in {_plural(len(grouping.expected), 'cause')}:", ""]
         for rank, group in enumerate(grouping.expected, start=1):
             rule = f"**{group.rule}**: " if group.rule else ""
             lines.append(f"{rank}. {rule}{_cell(group.divergence.text)} — {_plural(group.count, 'case')} "
-                         f"(e.g. {group.representative.case_id})")
+                         f"(e.g. {markdown_inline(group.representative.case_id)})")
     return lines
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """Text that may hold an engine's words, as plain text in one table cell or list line."""
+    return markdown_inline(text)

@@ -27,6 +27,27 @@ if os.environ.get("STUDCHECK_EXPECT_COMPILED"):  # .ci/run's compiled build: nev
     if not isinstance(_state.__spec__.loader, importlib.machinery.ExtensionFileLoader):
         raise pytest.UsageError(f"STUDCHECK_EXPECT_COMPILED is set but the engine is not compiled: {_state.__file__}")
 
+
+
+def _pin_xdist_worker() -> None:
+    """Under pytest-xdist (`-n auto`: one worker per core), worker gwN runs on core N, and so does
+    everything it starts. `studcheck run` then defaults to one engine in these tests (its default
+    --jobs is the cores it may use) instead of one per core in every worker at once: fewer engines
+    started, and no more runnable processes than cores. Tests that want several engines say --jobs N.
+    STUDCHECK_TEST_NO_PIN=1 turns this off."""
+    name = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not name.startswith("gw") or os.environ.get("STUDCHECK_TEST_NO_PIN") or not hasattr(os, "sched_setaffinity"):
+        return
+    try:
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) > 1:
+            os.sched_setaffinity(0, {cores[int(name[2:]) % len(cores)]})
+    except (OSError, ValueError):
+        pass
+
+
+_pin_xdist_worker()
+
 if not os.environ.get(CACHE_DIR_ENV):
     _made = tempfile.mkdtemp(prefix="studcheck-test-cache-")
     os.environ[CACHE_DIR_ENV] = _made
@@ -74,6 +95,10 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
             if name == "cpu_s":
                 _CPU[report.nodeid] = float(value)
+                log = os.environ.get("STUDCHECK_CPU_LOG")  # as the tests end, for runs that may not finish
+                if log:
+                    with open(log, "a", encoding="utf-8") as stream:
+                        stream.write(f"{float(value):.3f}\t{report.duration:.3f}\t{report.nodeid}\n")
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

@@ -21,6 +21,8 @@ from studcheck.fuzz.play import Table
 from studcheck.fuzz.strategies import Capabilities, RandomChooser, draw_setup, hand_seed
 from studcheck.protocol.client import EngineClient, SubprocessTransport
 
+HANG_GUARD_S = 600  # seconds before a subprocess counts as hung: a guard, not a measurement (load cannot break it)
+
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
 CRASH = f"{sys.executable} {ENGINES / 'crash_on_fifth_raise.py'}"
 ERROR_LINE = re.compile(r"^ENGINE ERROR \((\w+)\) in hand (\d+) of (\d+) \(seed (\d+)\) at (.+?): (.+)$", re.M)
@@ -29,7 +31,7 @@ REQUEST_LINE = re.compile(r"^  request(?: \(the first one left unanswered\))?: s
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "studcheck", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=HANG_GUARD_S)
 
 
 def fuzz(engine: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

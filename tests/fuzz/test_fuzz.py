@@ -26,6 +26,8 @@ from studcheck.fuzz.play import identical, shortcut_is_sound
 from studcheck.harness.runner import Outcome, Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport
 
+HANG_GUARD_S = 600  # seconds before a subprocess counts as hung: a guard, not a measurement (load cannot break it)
+
 MAX_HANDS = 200  # every planted bug must be found within this many hands (seed 1)
 REPLAYS = 300  # shrink budget in these tests (the command's default is 1000)
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
@@ -177,7 +179,7 @@ def test_seed_changes_the_hands(tmp_path: Path) -> None:
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "studcheck", "fuzz", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=HANG_GUARD_S)
 
 
 def test_cli_subprocess_engine_divergence_and_replay(tmp_path: Path) -> None:
@@ -188,7 +190,7 @@ def test_cli_subprocess_engine_divergence_and_replay(tmp_path: Path) -> None:
     replay = next(line for line in done.stdout.splitlines() if line.startswith("replay: "))
     argv = ["--engine", engine] + ["--cases", replay.split("--cases ", 1)[1]]
     again = subprocess.run([sys.executable, "-m", "studcheck", "run", *argv], cwd=tmp_path, capture_output=True,
-                           text=True, timeout=120)
+                           text=True, timeout=HANG_GUARD_S)
     assert again.returncode == 1, again.stdout + again.stderr
     assert "hands/s through the protocol" in done.stderr
 

@@ -28,6 +28,8 @@ from studcheck.fuzz.known import Known
 from studcheck.fuzz.report import Display
 from studcheck.protocol.client import EngineClient, EngineError, InProcessTransport, Problem, SubprocessTransport
 
+HANG_GUARD_S = 600  # seconds before a subprocess counts as hung: a guard, not a measurement (load cannot break it)
+
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
 PLANTED = command("max_raises+side_pot")  # two bugs: several signatures in the first hands of seed 1
 CRASH = shlex.join([sys.executable, str(ENGINES / "crash_on_fifth_raise.py")])
@@ -218,7 +220,7 @@ def test_bad_jobs_shard_or_duration_is_a_usage_error(args: list[str], message: s
     import subprocess
 
     done = subprocess.run([sys.executable, "-m", "studcheck", "fuzz", "--engine", "true", *args], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert done.returncode == 2, done
     assert message in done.stderr, done.stderr
 
@@ -240,7 +242,7 @@ def test_studcheck_merge_joins_fuzz_censuses(tmp_path: Path) -> None:
                   signatures=[{"signature": "act-accepted state.legal razz", "hands": 2, "first": 2, "known": None,
                                "case": "b.yaml"}])
     done = subprocess.run([sys.executable, "-m", "studcheck", "merge", str(two), str(one), "-o", str(tmp_path / "all.json")],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert done.returncode == 0, done.stderr
     assert "9 hands, 1 signature, shards 1, 2 of 3 (missing: 3)" in done.stdout
     merged = read_census(tmp_path / "all.json")
@@ -261,5 +263,5 @@ def test_studcheck_merge_refuses_bad_census_sets(extra: list[str], message: str,
     paths = {"REPORT": str(report), "SAME": str(_census(tmp_path / "same.json"))}
     args = [paths.get(item, item) for item in extra]
     done = subprocess.run([sys.executable, "-m", "studcheck", "merge", str(one), *args, "-o", str(tmp_path / "all.json")],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert done.returncode == 2 and message in done.stderr, done.stderr

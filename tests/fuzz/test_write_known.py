@@ -15,6 +15,8 @@ from studcheck.fuzz.commands import FuzzConfig, fuzz
 from studcheck.fuzz.known import load_known
 from studcheck.protocol.client import EngineClient, InProcessTransport
 
+HANG_GUARD_S = 600  # seconds before a subprocess counts as hung: a guard, not a measurement (load cannot break it)
+
 BUGS = "max_raises+side_pot"
 
 
@@ -55,6 +57,6 @@ def test_write_known_keeps_the_reasons_of_known_signatures(tmp_path: Path) -> No
 
 def test_write_known_needs_keep_going(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "studcheck", "fuzz", "--engine", "x", "--write-known", "k.yaml"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+                          cwd=tmp_path, capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert done.returncode == 2 and "--write-known needs --keep-going" in done.stderr
     assert not (tmp_path / "k.yaml").exists()

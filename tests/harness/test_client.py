@@ -113,16 +113,15 @@ def test_in_process_engine_exception_is_a_crash() -> None:
 
 def test_writing_to_an_engine_that_never_reads_times_out() -> None:
     import subprocess
-    import time
 
     from studcheck.protocol.client import _write_all
 
-    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"], stdin=subprocess.PIPE)
+    # The reader never reads and outlives any test run: only the 0.3 s timeout can end the write, and
+    # it says so with TimeoutError (a write ended by the reader's exit would be a BrokenPipeError).
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdin=subprocess.PIPE)
     assert process.stdin is not None
-    started = time.monotonic()
     with pytest.raises(TimeoutError):
         _write_all(process.stdin, b"x" * (4 * 1024 * 1024), 0.3)
-    assert time.monotonic() - started < 5
     process.kill()
     process.wait()
 
@@ -201,7 +200,7 @@ def test_an_engine_asleep_on_its_stdin_is_seen_so() -> None:
     process = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     watch = ReadWatch(process.pid)
     try:
-        end = time.monotonic() + 10
+        end = time.monotonic() + 120  # a hang guard, not a measurement: Python's start on a busy machine
         while not watch.waiting():
             assert time.monotonic() < end
             time.sleep(0.01)

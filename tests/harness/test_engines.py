@@ -7,7 +7,6 @@ timeout; the report of each run is checked against spec/schema/report.schema.jso
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -59,10 +58,9 @@ def problems(lines: list[dict[str, Any]]) -> dict[str, str | None]:
 def test_broken_engine_verdicts(run_harness, tmp_path: Path, name: str, extra: list[str], code: int,  # type: ignore[no-untyped-def]
                                 expected: dict[str, str], problem: str | None) -> None:
     report = tmp_path / "report.jsonl"
-    started = time.monotonic()
+    # --timeout 1: a hang costs a second; the "timeout" verdict, not a stopwatch, says that is what ended it.
     exit_code, out, _ = run_harness("run", "--engine", engine(name), "--cases", str(CASES), "--timeout", "1",
                                     "--report", str(report), *extra)
-    assert time.monotonic() - started < 10
     lines = read_report(report)
     assert outcomes(lines) == expected
     assert exit_code == code == lines[-1]["exit_code"]

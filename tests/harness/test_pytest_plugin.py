@@ -11,6 +11,8 @@ import pytest
 
 from harness_helpers import CASES, engine
 
+HANG_GUARD_S = 600  # seconds before a subprocess counts as hung: a guard, not a measurement (load cannot break it)
+
 
 def plugin_args() -> list[str]:
     """`-p studcheck.pytest_plugin` unless the installed entry point already loads it."""
@@ -21,7 +23,7 @@ def plugin_args() -> list[str]:
 def pytest_run(tmp_path: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_nothing.py").write_text("def test_other():\n    pass\n")
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin_args(), *argv, str(tmp_path)]
-    return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=HANG_GUARD_S)
 
 
 def test_cases_become_items_and_failures_show_the_step(tmp_path: Path) -> None:

@@ -13,6 +13,8 @@ from harness_helpers import CASES, engine
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.harness.xfail import ConfigError, apply_xfail, parse_xfail
 
+HANG_GUARD_S = 600  # seconds before a subprocess counts as hung: a guard, not a measurement (load cannot break it)
+
 
 def write(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "xfail.yaml"
@@ -137,13 +139,13 @@ def test_real_cli_default_engine_is_studcheck_serve(tmp_path: Path) -> None:
 
     report = tmp_path / "r.jsonl"
     done = subprocess.run([sys.executable, "-m", "studcheck", "run", "--cases", str(CASES), "--report", str(report)],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert done.returncode == 0, done.stdout + done.stderr
     header = json.loads(report.read_text().splitlines()[0])
     assert header["engine"]["name"] == "studcheck-reference"
     assert header["command"].endswith("-m studcheck serve")
     smoke = subprocess.run([sys.executable, "-m", "studcheck", "smoke", "--engine", f"{sys.executable} -m studcheck serve"],
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=HANG_GUARD_S)
     assert smoke.returncode == 0, smoke.stdout + smoke.stderr
 
 

@@ -10,6 +10,7 @@ import pytest
 from harness_helpers import CASES, engine
 from test_pytest_plugin import pytest_run
 
+
 ROOT = Path(__file__).resolve().parents[2]
 SUBSET = [str(ROOT / "cases" / "stud_high" / "bring-in"), str(CASES)]  # real cases, and the harness's five
 

@@ -28,6 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Conformance suite and reference validator for Seven Card Stud, Razz and Stud Hi-Lo.",
     )
     parser.add_argument("--version", action="version", version=f"studcheck {__version__}")
+    parser.add_argument("--no-cache", action="store_true", default=False,
+                        help="read every case file afresh, not from the cache of loaded cases (also: STUDCHECK_NO_CACHE=1)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
     harness_commands.register(subparsers)
@@ -41,6 +43,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.no_cache:  # through the environment, so that worker processes and engines started from here see it too
+        from studcheck.cases.cache import NO_CACHE_ENV
+
+        os.environ[NO_CACHE_ENV] = "1"
     try:
         code: int = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows up here for the last buffered lines

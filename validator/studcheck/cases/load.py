@@ -16,6 +16,8 @@ from typing import Any
 import yaml
 
 from studcheck.cards import Card, CardError, parse_card
+from studcheck.cases.cache import CaseCache, content_key
+from studcheck.cases.cache import enabled as cache_enabled
 from studcheck.cases.deck import DeckError, build_deck, card_count_text, check_full_deck
 from studcheck.cases.model import Case, SetupRefusal, Step, StepKind
 from studcheck.cases.refusal import CANONICAL_DECK, describe, setup_violations
@@ -88,20 +90,22 @@ class Analysis:
         self.problems.append(Problem(path=self.path, line=line, message=message))
 
 
-def analyse(path: Path) -> Analysis:
-    """Read, validate and build one case file, collecting every problem instead of stopping."""
+def analyse(path: Path, data: bytes | None = None) -> Analysis:
+    """Read, validate and build one case file, collecting every problem instead of stopping.
+
+    `data`: the file's bytes, when the caller has already read them (the cache hashes them)."""
     result = Analysis(path=path)
     try:
-        _analyse(result)
+        _analyse(result, data)
     except Exception as exc:  # noqa: BLE001 - a case file must never produce a traceback
         result.case = None
         result.add(1, f"internal error while reading this case ({type(exc).__name__}: {exc}); please report it")
     return result
 
 
-def _analyse(result: Analysis) -> None:
+def _analyse(result: Analysis, data: bytes | None = None) -> None:
     try:
-        text = result.path.read_text(encoding="utf-8")
+        text = result.path.read_text(encoding="utf-8") if data is None else _decode(data)
     except UnicodeDecodeError as exc:
         result.add(1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
         return
@@ -137,6 +141,11 @@ def _analyse(result: Analysis) -> None:
     case = builder.build(result.path)
     if not result.problems:
         result.case = case
+
+
+def _decode(data: bytes) -> str:
+    """Bytes as `Path.read_text(encoding="utf-8")` reads them: UTF-8, universal newlines."""
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
 class _Builder:
@@ -499,9 +508,26 @@ def _legal(entries: Sequence[str]) -> list[dict[str, Any]]:
     return legal
 
 
-def load_case(path: Path | str) -> Case:
-    """Load one case file; raises CaseError (with every problem found) if it is not a valid case."""
-    result = analyse(Path(path))
+def load_case(path: Path | str, *, cache: CaseCache | None = None) -> Case:
+    """Load one case file; raises CaseError (with every problem found) if it is not a valid case.
+
+    With a `cache`, a file whose bytes were loaded before comes from it; a file that loads is added."""
+    path = Path(path)
+    data: bytes | None = None
+    key = ""
+    if cache is not None:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = None  # analyse reads it again and reports why it cannot
+        else:
+            key = content_key(data)
+            cached = cache.get(key, path)
+            if cached is not None:
+                return cached
+    result = analyse(path, data)
+    if result.case is not None and cache is not None and data is not None:
+        cache.put(key, result.case)
     if result.case is None:
         problems = sorted(result.problems, key=lambda problem: problem.line) or [
             Problem(path=result.path, line=1, message="not a valid case")]
@@ -521,17 +547,29 @@ def case_files(paths: Sequence[Path | str] | None = None) -> list[Path]:
     return files
 
 
-def load_cases(paths: Sequence[Path | str] | None = None, *, errors: list[CaseError] | None = None) -> list[Case]:
+def load_cases(paths: Sequence[Path | str] | None = None, *, errors: list[CaseError] | None = None,
+               cache: bool = True) -> list[Case]:
     """Load every case under `paths` (default: the bundled cases/ directory).
 
     Without `errors`, the first bad file (or duplicated ID) raises CaseError. With a list, bad files
     are skipped and their errors appended, so a runner can report them and still run the rest.
+    Cases that loaded before come from the user's cache (cache.py) unless `cache` is False or
+    STUDCHECK_NO_CACHE is set; the result is the same either way.
     """
+    store = CaseCache() if cache and cache_enabled() else None
+    try:
+        return _load_all(case_files(paths), errors, store)
+    finally:
+        if store is not None:
+            store.save()
+
+
+def _load_all(files: Sequence[Path], errors: list[CaseError] | None, store: CaseCache | None) -> list[Case]:
     cases: list[Case] = []
     seen: dict[str, Case] = {}
-    for path in case_files(paths):
+    for path in files:
         try:
-            case = load_case(path)
+            case = load_case(path, cache=store)
         except CaseError as exc:
             if errors is None:
                 raise

@@ -9,7 +9,8 @@ One hand goes through one pipeline, a module per stage, each importing only the 
     write     write.py       the minimal hand as a case file (rules_map.py: the rules it points to)
 
 Around it: search.py runs the hands of a run in one process (pipelined, divergences grouped by
-signature, --duration), pool.py the same on worker processes (--jobs), with identical results;
+signature, --duration), pool.py the same on worker processes (--jobs), with identical results,
+forked from a fork server that warm.py warms up once;
 census.py tallies them (and merges shards' censuses); known.py reads --known; report.py prints;
 config.py holds the run's settings; commands.py is the thin `studcheck fuzz` command.
 """

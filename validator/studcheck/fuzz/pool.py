@@ -10,6 +10,12 @@ worker may shrink a signature another worker saw earlier: wasted work, never a d
 
 Processes, not threads: the reference engine is pure Python and CPU-bound. The parent keeps the
 engine it asked `hello` and uses it to run each case written on the engine, as `--jobs 1` does.
+
+Workers are forked from a warm process, not started cold: where the platform has it (Linux, macOS),
+a multiprocessing fork server imports the fuzzer and plays a few hands against the in-process
+reference (studcheck/fuzz/warm.py: the imports, the compiled response schemas, the encoder, the
+evaluator's tables), then forks every worker from that state. So `--jobs N` pays those once, not N
+times. The parent itself is never forked: it has engine reader threads. Elsewhere, spawn (cold).
 """
 
 from __future__ import annotations
@@ -67,6 +73,36 @@ class PoolSpec:
 
     def numbers(self, worker: int = 0, workers: int = 1) -> range:
         return hand_numbers(self.search.hands, self.shard, worker=worker, workers=workers)
+
+
+#: what the fork server imports before it forks any worker; importing it warms the fuzzer up
+WARM_MODULE = "studcheck.fuzz.warm"
+
+
+def worker_context() -> Any:
+    """The fork server, warmed by WARM_MODULE (see the module's docstring), or spawn where there is none."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([WARM_MODULE])  # read when the server starts (once per process)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def warm(hands: int = 12) -> None:
+    """Play `hands` fuzz hands against the in-process reference and throw them away: everything a
+    worker loads or builds on first use (modules, schema checks, caches, evaluator tables) is then
+    in this process, for its forks. Never raises: a failure here only means cold workers."""
+    try:
+        from studcheck.protocol.client import InProcessTransport
+
+        client = EngineClient(InProcessTransport)
+        info = client.start()
+        try:
+            search(Table(client), Capabilities.from_hello(info), SearchConfig(hands=hands, seed=0), listen_at_end=False)
+        finally:
+            client.stop(polite=False)
+    except Exception:  # noqa: BLE001, S110 - an optimisation: the workers warm up by themselves
+        pass
 
 
 def shareable(transport: Callable[[], Transport]) -> str | None:
@@ -137,7 +173,7 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
     progress = progress or Progress()
     if spec.search.duration is not None and spec.ends is None:
         spec = replace(spec, ends=time.monotonic() + spec.search.duration)  # CLOCK_MONOTONIC: one clock for all processes
-    context = multiprocessing.get_context("spawn")  # no fork of a process with engine reader threads
+    context = worker_context()
     results: Any = context.Queue()
     halt = context.Event()
     manager = context.Manager()  # the signatures settled so far, by earliest hand (see _claim)

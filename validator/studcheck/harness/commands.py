@@ -66,6 +66,8 @@ def register(subparsers: Any) -> None:
                                 description="Run the conformance cases against an engine (default: the reference engine).")
     _engine_arguments(run)
     run.add_argument("--in-process", action="store_true", help="run the reference engine in this process (no subprocess)")
+    run.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS,  # the command line's own flag (cli.py)
+                     help="read every case file afresh, not from the cache of loaded cases (also: STUDCHECK_NO_CACHE=1)")
     run.add_argument("--cases", nargs="+", action="extend", metavar="PATH", help="case files or directories (default: the bundled suite); linted first: any problem "
                      "`studcheck lint` reports stops the run with exit 2")
     run.add_argument("--variant", action="append", metavar="V", help="only this variant (repeatable)")

@@ -39,6 +39,16 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        for child in _children(todo.pop()):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -72,6 +82,34 @@ def test_sigkill_of_run_jobs_2_leaves_no_worker_and_no_engine(mode: str, tmp_pat
             process.kill()
     left = set(workers) | pids
     assert len(left) >= 3, (workers, pids)  # the forked worker and both engines at least
+    end = time.monotonic() + GIVE_UP
+    while any(_alive(pid) for pid in left) and time.monotonic() < end:
+        time.sleep(0.1)
+    assert [pid for pid in sorted(left) if _alive(pid)] == []
+
+
+def test_sigkill_of_fuzz_jobs_2_leaves_no_worker_and_no_engine(tmp_path: Path) -> None:
+    """`fuzz --jobs 2`: the parent's engine, a fork server, two workers with their engines and the
+    signature manager; all must go when the parent is killed."""
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} slow"
+    process = subprocess.Popen([sys.executable, "-m", "studcheck", "fuzz", "--engine", engine, "--hands", "5000",
+                                "--jobs", "2", "--no-progress", "--timeout", "600", "--out", str(tmp_path / "out")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while len([path for path in folder.iterdir() if path.suffix != ".tmp"]) < 3:  # the parent's engine and two workers'
+            assert process.poll() is None, "the fuzz ended before its workers' engines were up"
+            time.sleep(0.05)
+        helpers = _descendants(process.pid)
+        pids = {int(pid) for path in folder.iterdir() if path.suffix != ".tmp" for pid in path.read_text().split()}
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    finally:
+        if process.poll() is None:
+            process.kill()
+    left = helpers | pids
+    assert len(left) >= 5, (helpers, pids)  # three engines, two workers at least
     end = time.monotonic() + GIVE_UP
     while any(_alive(pid) for pid in left) and time.monotonic() < end:
         time.sleep(0.1)

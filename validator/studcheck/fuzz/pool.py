@@ -21,10 +21,12 @@ times. The parent itself is never forked: it has engine reader threads. Elsewher
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
 import queue
 import time
 from collections.abc import Callable
+from multiprocessing.managers import SyncManager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -36,7 +38,7 @@ from studcheck.fuzz.search import SearchConfig, search
 from studcheck.fuzz.shrink import Progress
 from studcheck.fuzz.strategies import Capabilities
 from studcheck.protocol import stopping
-from studcheck.protocol.client import Deadline, EngineClient, EngineError, Problem, Stopped, Transport
+from studcheck.protocol.client import TERM_GRACE, Deadline, EngineClient, EngineError, Problem, Stopped, Transport
 
 POLL = 0.1  # how often the parent, waiting for a hand, looks for a signal or the deadline
 STOP_GRACE = 5.0  # seconds a worker has to end its engine after being told to stop
@@ -136,8 +138,9 @@ def _claim(seen: Any, lock: Any) -> Callable[[Signature, int], bool]:
     return claim
 
 
-def _worker(spec: PoolSpec, index: int, results: Any, halt: Any, seen: Any, lock: Any) -> None:
+def _worker(spec: PoolSpec, index: int, results: Any, halt: Any, seen: Any, lock: Any, owner: int) -> None:
     """One worker: its own engine and reference, the one-process search on its hand numbers."""
+    stopping.end_with_parent(TERM_GRACE, owner)  # a fuzz killed outright leaves no worker or engine running
     client = EngineClient(spec.transport, timeout=spec.timeout, deadline=spec.deadline)
     table: Table | None = None
     with stopping.watch():  # the parent's SIGTERM (or the terminal's Ctrl-C) ends the engine too
@@ -176,9 +179,10 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
     context = worker_context()
     results: Any = context.Queue()
     halt = context.Event()
-    manager = context.Manager()  # the signatures settled so far, by earliest hand (see _claim)
+    manager = SyncManager(ctx=context)  # the signatures settled so far, by earliest hand (see _claim)
+    manager.start(stopping.end_with_parent, (0.0, os.getpid()))  # it ends with this process, however it ends
     seen, lock = manager.dict(), manager.Lock()
-    workers = [context.Process(target=_worker, args=(spec, index, results, halt, seen, lock), daemon=True,
+    workers = [context.Process(target=_worker, args=(spec, index, results, halt, seen, lock, os.getpid()), daemon=True,
                                name=f"studcheck-fuzz-worker-{index + 1}")
                for index in range(spec.workers)]
     for process in workers:

@@ -16,8 +16,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-import threading
-import time
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
@@ -95,15 +93,13 @@ class _Client:
         self._owner.close(polite)
 
 
-#: how often a worker looks whether the harness that forked it is still there (seconds)
-PARENT_POLL = 0.2
-
-
 def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case], parent: int) -> None:
     """The child: one engine, run the cases the parent names, until it says stop or goes away."""
     by_id = {case.id: case for case in cases}
     runner = make()
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="studcheck-parent-watch").start()
+    if os.getppid() != parent:  # the harness died before this worker got going
+        os._exit(1)
+    stopping.end_with_parent(TERM_GRACE, parent)  # a harness killed outright: see stopping.end_with_parent
     try:
         while True:
             try:
@@ -118,21 +114,6 @@ def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case], 
             conn.send(_answer(runner, by_id, message))
     finally:
         runner.client.stop(polite=False)
-
-
-def _watch_parent(parent: int) -> None:
-    """End every engine this worker knows of, and the worker, once the harness is gone.
-
-    A harness killed with SIGKILL (or by the out-of-memory killer) runs no cleanup, and the pipe to
-    this worker does not close while any other process forked from it holds a copy of its end: so
-    the worker watches its parent instead. It ends its own engine and the engines the harness had
-    started before the fork (they still have copies of this worker's pipes, so they would never
-    see their input close), then exits.
-    """
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL)
-    stopping.end_all(grace=TERM_GRACE)
-    os._exit(1)
 
 
 def _answer(runner: Runner, by_id: dict[str, Case], message: tuple[Any, ...]) -> tuple[str, Any]:

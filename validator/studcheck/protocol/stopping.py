@@ -15,7 +15,6 @@ import argparse
 import os
 import re
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -151,23 +150,59 @@ def watch(signals: tuple[int, ...] = SIGNALS, *, interrupt: bool = False) -> Ite
         _current = None
 
 
-def die_with_parent(signum: int = signal.SIGTERM) -> None:
-    """Linux: have the kernel send `signum` to this process when the process that started it ends.
+#: how often a worker looks whether the process that started it is still there (seconds)
+PARENT_POLL = 0.2
 
-    For a worker process: a parent killed outright (SIGKILL, the out-of-memory killer) runs no
-    cleanup, so its workers would play on with their engines for minutes. SIGTERM takes the path a
-    polite stop takes (`watch` ends the engines). Elsewhere this does nothing. If the parent is
-    already gone when this runs, the signal is sent at once.
+
+def end_with_parent(grace: float, owner: int | None = None) -> None:
+    """Start a daemon thread that ends this worker once `owner` (default: the process that started
+    it) is gone.
+
+    A harness killed outright (SIGKILL, the out-of-memory killer) runs no cleanup, and pipes do not
+    close while another process forked from it holds a copy of their ends: so a worker watches the
+    harness instead. Once it is gone the worker ends every engine this process knows of (its own,
+    and any the harness had started before forking it: they would never see their input close) with
+    SIGTERM and, `grace` seconds later, SIGKILL to each process group, then exits at once (no queue
+    or pipe to a dead reader can hold it). `owner` matters where the worker's parent is not the
+    harness (a multiprocessing fork server, which itself waits for its children).
     """
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
+    owner = os.getppid() if owner is None else owner
 
-    parent = os.getppid()
+    def watch() -> None:
+        _wait_for_exit(owner)
+        end_all(grace)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="studcheck-parent-watch").start()
+
+
+def _wait_for_exit(pid: int) -> None:
+    """Return once process `pid` has ended (a zombie has ended too)."""
+    if hasattr(os, "pidfd_open"):
+        import select
+
+        try:
+            handle = os.pidfd_open(pid)
+        except ProcessLookupError:
+            return
+        except OSError:
+            pass  # an old kernel: poll instead
+        else:
+            select.select([handle], [], [])  # readable once the process has terminated
+            return
+    while _running(pid):
+        time.sleep(PARENT_POLL)
+
+
+def _running(pid: int) -> bool:
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signum), 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # orphaned before the call took effect
-        os.kill(os.getpid(), signum)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True

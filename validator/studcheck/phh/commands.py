@@ -18,11 +18,14 @@ EXIT_USAGE = 2
 def register(subparsers: Any) -> None:
     """Add `export` and `import` to the `studcheck` command."""
     export = subparsers.add_parser(
-        "export", help="write cases as PHH hand histories (PokerKit's format), one file per case",
-        description="Write each case as DIR/<ID>.phh; cases PHH cannot state are listed with the reason. "
-                    "Exit 0, or 2 on bad arguments.")
+        "export", help="write cases as PHH hand histories (PokerKit's format) or as JSON with golden transcripts",
+        description="--format phh: write each case as DIR/<ID>.phh; cases PHH cannot state are listed with the reason. "
+                    "--format json: write DIR/index.json and DIR/cases/<ID>.json, every case with the reference "
+                    "engine's golden transcript (spec/export.md). Exit 0, 1 if the reference engine fails a case "
+                    "(json), or 2 on bad arguments.")
     export.add_argument("directory", metavar="DIR", type=Path, help="where to write the .phh files (created if missing)")
-    export.add_argument("--format", choices=["phh"], default="phh", help="hand-history format (only phh)")
+    export.add_argument("--format", choices=["phh", "json"], default="phh",
+                        help="phh: PHH hand histories; json: the suite as language-neutral data (spec/export.md)")
     export.add_argument("--case", action="append", default=[], metavar="ID", help="only this case (repeatable)")
     export.add_argument("--cases", action="append", type=Path, metavar="PATH",
                         help="case files or directories to use instead of the bundled cases/ (repeatable)")
@@ -54,6 +57,10 @@ def run_export(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"studcheck export: cannot create {directory}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.format == "json":
+        from studcheck.export.commands import run_json_export
+
+        return run_json_export(directory, selected)
     refused: list[tuple[str, str]] = []
     written = 0
     for case in sorted(selected, key=lambda c: c.id):

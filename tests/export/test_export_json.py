@@ -129,8 +129,10 @@ def test_the_reader_refuses_a_damaged_export(tmp_path: Path, export_dir: Path) -
         read_export(copy)
 
 
-def test_cli_exports_selected_cases(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["export", "--format", "json", str(tmp_path / "out"), "--case", "SH-BRI-001", "--case", "RZ-BRI-001"]) == 0
+def test_cli_exports_selected_cases(tmp_path: Path, capsys: pytest.CaptureFixture[str], bundled_cases: list[Case]) -> None:
+    files = [str(case.path) for case in bundled_cases if case.id in ("SH-BRI-001", "RZ-BRI-001", "SH-BRI-002")]
+    sources = [arg for path in files for arg in ("--cases", path)]
+    assert main(["export", "--format", "json", str(tmp_path / "out"), *sources, "--case", "SH-BRI-001", "--case", "RZ-BRI-001"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("2 cases written to ")
     assert sorted(p.name for p in (tmp_path / "out" / "cases").iterdir()) == ["RZ-BRI-001.json", "SH-BRI-001.json"]

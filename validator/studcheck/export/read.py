@@ -7,6 +7,7 @@ so what reaches the model is well typed; a card or value the model itself refuse
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,25 @@ def _validator(definition: str) -> jsonschema.protocols.Validator:
     return validator
 
 
+@lru_cache(maxsize=None)
+def _fast(definition: str) -> Callable[[Any], Any]:
+    """fastjsonschema's compiled check (the schema means the same in draft-07); jsonschema words the errors."""
+    import fastjsonschema  # type: ignore[import-untyped, unused-ignore]
+
+    schema = json.loads(schema_path("export").read_text(encoding="utf-8"))
+    wrapper = {"$schema": "http://json-schema.org/draft-07/schema#", "$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
+    compiled: Callable[[Any], Any] = fastjsonschema.compile(wrapper)
+    return compiled
+
+
 def schema_problem(definition: str, document: Any) -> str | None:
     """The first reason `document` breaks `$defs/<definition>` of the export schema, or None."""
+    try:
+        _fast(definition)(document)
+    except Exception:  # any objection: the authoritative validator decides, and says why
+        pass
+    else:
+        return None
     error = jsonschema.exceptions.best_match(_validator(definition).iter_errors(document))
     if error is None:
         return None

@@ -17,6 +17,7 @@ from typing import Any
 from studcheck import __version__
 from studcheck.cases.model import Case, Step, StepKind
 from studcheck.harness.runner import Outcome, Runner
+from studcheck.harness.smoke import run_smoke
 from studcheck.protocol.client import EngineClient, InProcessTransport
 from studcheck.protocol.messages import PROTOCOL
 from studcheck.resources import data_root
@@ -46,7 +47,7 @@ class Exported:
 
 
 #: top-level lists written one item per line (the rest of a value stays on its key's line)
-_LISTED = frozenset({"steps", "transcript", "cases"})
+_LISTED = frozenset({"steps", "transcript", "cases", "smoke"})
 
 
 def _one_line(value: Any) -> str:
@@ -173,6 +174,20 @@ class GoldenPlayer:
         self.client.stop()
 
 
+def smoke_transcript() -> list[dict[str, Any]]:
+    """What `studcheck smoke` sends after hello (its short hands) and the reference engine's answers.
+
+    Recorded by running the harness's own smoke test in process, so an engine that replays the export
+    can pass `studcheck smoke` too. `bye` is left out: it ends a session, it is no hand.
+    """
+    client = EngineClient(InProcessTransport)
+    result = run_smoke(client, lambda _line: None)
+    if not result.ok:
+        raise ExportFailure("the reference engine fails `studcheck smoke`: " + "; ".join(result.lines))
+    return [{"step": None, "request": entry["request"], "response": entry["response"]}
+            for entry in client.transcript if entry["request"]["type"] not in ("hello", "bye")]
+
+
 def case_name(case_id: str) -> str:
     return f"cases/{case_id}.json"
 
@@ -190,10 +205,10 @@ def export_cases(cases: Iterable[Case], *, progress: Callable[[Case], None] | No
                 progress(case)
     finally:
         player.close()
-    return index_json(player.hello, exported), exported
+    return index_json(player.hello, exported, smoke_transcript()), exported
 
 
-def index_json(hello: Mapping[str, Any], exported: Sequence[Exported]) -> dict[str, Any]:
+def index_json(hello: Mapping[str, Any], exported: Sequence[Exported], smoke: list[dict[str, Any]]) -> dict[str, Any]:
     defaults = PROFILES[PROFILE]
     return {
         "format": INDEX_FORMAT,
@@ -203,6 +218,7 @@ def index_json(hello: Mapping[str, Any], exported: Sequence[Exported]) -> dict[s
         "profile": PROFILE,
         "defaults": {**defaults.to_json(), "betting": defaults.betting.value},
         "hello": dict(hello),
+        "smoke": smoke,
         "cases": [{
             "id": item.case_id,
             "file": item.name,

@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     from studcheck.harness import commands as harness_commands
     from studcheck.phh import commands as phh_commands
     from studcheck.report import commands as report_commands
+    from studcheck.rulebook import commands as rulebook_commands
 
     parser = argparse.ArgumentParser(
         prog="studcheck",
@@ -35,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz_commands.register(subparsers)
     report_commands.register(subparsers)
     phh_commands.register(subparsers)
+    rulebook_commands.register(subparsers)
     return parser
 
 

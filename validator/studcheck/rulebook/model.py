@@ -214,7 +214,17 @@ def _json_value(value: Any) -> str:
     return str(value)
 
 
-def option_effects(rule_id: str, cases: Sequence[Case], option_rules: dict[str, list[str]]) -> tuple[OptionEffect, ...]:
+def _option_value(options: Options, name: str) -> str:
+    value = getattr(options, name)
+    return _json_value(value.value if hasattr(value, "value") else value)
+
+
+def option_effects(rule_id: str, citing: dict[str, list[Case]], option_rules: dict[str, list[str]]) -> tuple[OptionEffect, ...]:
+    """The options that change `rule_id`; each with the cases of every rule it changes, grouped by value.
+
+    Grouping the cases of all the rules one option changes puts BRING-IN.TIE.SUIT's cases beside
+    BRING-IN.TIE.SEAT's: the same question answered under each value.
+    """
     from studcheck.rules import option_values
 
     defaults = {**Options().to_json(), "betting": Options().betting.value}
@@ -224,13 +234,16 @@ def option_effects(rule_id: str, cases: Sequence[Case], option_rules: dict[str, 
         if not any(fnmatch.fnmatchcase(rule_id, pattern) for pattern in patterns):
             continue
         default = _json_value(defaults[name])
-        profiles = tuple((profile, _json_value(getattr(options, name).value if hasattr(getattr(options, name), "value")
-                                                 else getattr(options, name)))
-                         for profile, options in PROFILES.items()
-                         if _json_value(getattr(options, name).value if hasattr(getattr(options, name), "value")
-                                        else getattr(options, name)) != default)
+        profiles = tuple((profile, _option_value(options, name)) for profile, options in PROFILES.items()
+                         if _option_value(options, name) != default)
+        changed = [other for other in citing if any(fnmatch.fnmatchcase(other, pattern) for pattern in patterns)]
+        seen: dict[str, Case] = {}
+        for other in changed:
+            for case in citing[other]:
+                seen.setdefault(case.id, case)
         groups: dict[str, list[Case]] = {}
-        for case in cases:
+        for case_id in sorted(seen):
+            case = seen[case_id]
             groups.setdefault(_json_value(case.options.get(name, defaults[name])), []).append(case)
         effects.append(OptionEffect(name=name, values=tuple(_json_value(v) for v in values.get(name, [])), default=default,
                                     profiles=profiles,
@@ -266,7 +279,7 @@ def build_book(spec: Path, cases: Sequence[Case]) -> Book:
                 variants=tuple(entry.get("variants", ())), refusal=bool(entry.get("refusal", False)),
                 sources=tuple(SourceRef(tag=tag, source=register_entry(tag, register)) for tag in entry.get("sources", ())),
                 statements=tuple(statements.get(rule_id, ())), cases=rule_cases,
-                options=option_effects(rule_id, rule_cases, option_rules))
+                options=option_effects(rule_id, citing, option_rules))
             rules[rule_id] = section.rule
         terms.extend(_terms(chapter.intro, chapter))
     home: dict[str, str] = {}
@@ -285,7 +298,7 @@ def _terms(body: str, chapter: Chapter) -> list[Term]:
     found = []
     for match in re.finditer(r"^- (?:\*\*([^*]+)\*\*|([A-Z][\w-]*) \*\*([^*]+)\*\*)([^\n]*(?:\n  [^\n]*)*)", body, re.MULTILINE):
         term = match.group(1) or match.group(3)
-        found.append(Term(term=term.strip(), definition=match.group(0)[2:].strip(), chapter=chapter))
+        found.append(Term(term=term.strip().rstrip(":"), definition=match.group(0)[2:].strip(), chapter=chapter))
     return found
 
 

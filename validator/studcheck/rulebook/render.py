@@ -82,7 +82,7 @@ class Site:
 
     def pages(self) -> Iterator[tuple[str, str]]:
         common: dict[str, Any] = {"book": self.book, "md": self.md, "md_inline": self.md_inline, "version": __version__, "hand": hand_html,
-                                  "comments": comments, "variants": variant_rules(self.book)}
+                                  "comments": comments, "variants": variant_rules(self.book), "slug": slug}
         chapter_template = self.env.get_template("chapter.html.j2")
         for chapter in self.book.chapters:
             yield chapter.page, chapter_template.render(page_title=chapter.title, chapter=chapter, **common)

@@ -56,3 +56,7 @@
     }
   });
 })();
+// Printing shows every hand: open the collapsed case drawings and source lists first.
+window.addEventListener("beforeprint", function () {
+  document.querySelectorAll("details").forEach(function (d) { d.open = true; });
+});

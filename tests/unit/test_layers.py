@@ -16,7 +16,7 @@ import studcheck
 ROOT = Path(studcheck.__file__).resolve().parent
 #: lowest first; a name is a subpackage or a top-level module of studcheck
 LAYERS: list[set[str]] = [
-    {"studcheck", "cards", "resources"},
+    {"studcheck", "cards", "resources", "jsonio", "safe_text"},
     {"rules", "evaluate"},
     {"engine"},
     {"protocol"},

@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,12 @@ def relative_file(path: Path) -> str:
         return path.as_posix()
 
 
+def every_option(options: Options) -> dict[str, Any]:
+    """Every option with its JSON value, the late ones (protocol.md 2.1) included even at their default."""
+    return {field.name: value.value if isinstance(value := getattr(options, field.name), Enum) else value
+            for field in fields(Options)}
+
+
 def step_json(step: Step) -> dict[str, Any]:
     entry: dict[str, Any] = {"kind": step.kind.value, "line": step.line}
     if step.kind is StepKind.EXPECT:
@@ -96,7 +103,6 @@ def step_json(step: Step) -> dict[str, Any]:
 def case_json(case: Case, *, defaults: Options | None = None) -> dict[str, Any]:
     """Everything the case model holds, in JSON terms (the reader rebuilds the identical `Case`)."""
     full = case.options_with(defaults or PROFILES[PROFILE])
-    every_option = {**full.to_json(), "betting": full.betting.value}
     return {
         "format": CASE_FORMAT,
         "format_version": FORMAT_VERSION,
@@ -111,7 +117,7 @@ def case_json(case: Case, *, defaults: Options | None = None) -> dict[str, Any]:
         "generated": case.generated,
         "note": case.note,
         "options_named": dict(case.options),
-        "options": every_option,
+        "options": every_option(full),
         "stakes": case.stakes.to_json() if case.stakes is not None else None,
         "seats": [{"seat": seat.seat, "stack": seat.stack} for seat in case.seats],
         "deck": [str(card) for card in case.deck],
@@ -216,7 +222,7 @@ def index_json(hello: Mapping[str, Any], exported: Sequence[Exported], smoke: li
         "suite_version": __version__,
         "protocol": PROTOCOL,
         "profile": PROFILE,
-        "defaults": {**defaults.to_json(), "betting": defaults.betting.value},
+        "defaults": every_option(defaults),
         "hello": dict(hello),
         "smoke": smoke,
         "cases": [{

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from studcheck.cases.model import Case
+from studcheck.export.write import every_option
 from studcheck.rules import PROFILES, Options, Variant
 
 RULE_HEADING = re.compile(r"^(#{2,4}) `([A-Z0-9][A-Z0-9.-]*)` — (.*)$")
@@ -227,7 +228,7 @@ def option_effects(rule_id: str, citing: dict[str, list[Case]], option_rules: di
     """
     from studcheck.rules import option_values
 
-    defaults = {**Options().to_json(), "betting": Options().betting.value}
+    defaults = every_option(Options())
     values = option_values()
     effects = []
     for name, patterns in option_rules.items():
@@ -287,7 +288,7 @@ def build_book(spec: Path, cases: Sequence[Case]) -> Book:
         for rule in chapter.rules:
             for case in rule.cases:
                 home.setdefault(case.id, chapter.page)
-    profiles = {name: {key: _json_value(value) for key, value in {**options.to_json(), "betting": options.betting.value}.items()}
+    profiles = {name: {key: _json_value(value) for key, value in every_option(options).items()}
                 for name, options in PROFILES.items()}
     return Book(chapters=chapters, rules=rules, terms=sorted(terms, key=lambda t: t.term.lower()),
                 cases={case.id: case for case in cases}, case_home=home, profiles=profiles)

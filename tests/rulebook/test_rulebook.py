@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -59,8 +60,24 @@ def test_the_book_has_every_rule_with_its_sources_options_and_cases(some_cases: 
     assert {case.id for case in groups["seat"]} >= {"SH-BRI-003"} and {case.id for case in groups["suit"]} >= {"SH-BRI-002"}
     assert effect.default == "suit"
     assert {case.id for case in rule.cases} == {case.id for case in some_cases if "BRING-IN.TIE.SUIT" in case.rules}
-    assert ("rrp_cash", "all_cards") in dict((e.name, e.profiles) for e in book.rules["POT.ODD-CHIP.BEST-FIVE"].options)["odd_chip"]
+    assert ("rrp_cash", "all_cards") in dict((e.name, e.profiles) for e in book.rules["POT.ODD-CHIP.ALL-CARDS"].options)["odd_chip"]
     assert {term.term for term in book.terms} >= {"Seat", "Commitment", "Contender"}
+
+
+def test_a_retired_rule_keeps_its_anchor(tmp_path: Path) -> None:
+    """rules.yaml's `retired` rules are gone from the documents; their IDs must still lead somewhere."""
+    spec = tmp_path / "spec"
+    shutil.copytree(spec_dir(), spec)
+    text = (spec / "rules.yaml").read_text(encoding="utf-8")
+    text += ('  - {id: BRING-IN.OLD-WAY, title: An old rule, variants: [razz], doc: spec/rules/04-bring-in.md, '
+             'sources: [STUDCHECK], retired: "2026-12-01: replaced by BRING-IN.CARD.HIGH"}\n')
+    (spec / "rules.yaml").write_text(text, encoding="utf-8")
+    book = build_book(spec, [])
+    rule = book.rules["BRING-IN.OLD-WAY"]
+    assert rule.chapter == "04-bring-in.html" and rule.retired == "2026-12-01: replaced by `BRING-IN.CARD.HIGH`"
+    write_site(book, tmp_path / "site")
+    page = (tmp_path / "site" / "04-bring-in.html").read_text(encoding="utf-8")
+    assert 'id="BRING-IN.OLD-WAY"' in page and 'href="04-bring-in.html#BRING-IN.CARD.HIGH"' in page
 
 
 def test_the_site_and_its_search_index(tmp_path: Path, some_cases: list[Case]) -> None:

@@ -64,6 +64,8 @@ class Rule:
     statements: tuple[Statement, ...] = ()
     options: tuple[OptionEffect, ...] = ()
     cases: tuple[Case, ...] = ()
+    #: why and when the rule was retired (rules.yaml `retired`); its ID and anchor stay, its text is gone
+    retired: str | None = None
 
     @property
     def href(self) -> str:
@@ -283,6 +285,20 @@ def build_book(spec: Path, cases: Sequence[Case]) -> Book:
                 options=option_effects(rule_id, citing, option_rules))
             rules[rule_id] = section.rule
         terms.extend(_terms(chapter.intro, chapter))
+    by_page = {chapter.name: chapter for chapter in chapters}
+    for entry in index:  # a retired rule keeps its permalink: a section saying what replaced it
+        home_chapter = by_page.get(Path(str(entry.get("doc", ""))).stem)
+        if entry["id"] in rules or home_chapter is None:
+            continue
+        note = re.sub(r"(?<![`\w])([A-Z][A-Z0-9-]*(?:\.[A-Z0-9-]+)+)(?![`\w])",
+                      lambda m: f"`{m.group(1)}`" if m.group(1) in info else m.group(0),
+                      str(entry.get("retired") or "not in the rule documents"))
+        rule = Rule(id=entry["id"], title=str(entry.get("title", "")), chapter=home_chapter.page, body="",
+                    variants=tuple(entry.get("variants", ())), refusal=bool(entry.get("refusal", False)),
+                    sources=tuple(SourceRef(tag=tag, source=register_entry(tag, register)) for tag in entry.get("sources", ())),
+                    cases=tuple(citing.get(entry["id"], ())), retired=note)
+        home_chapter.sections.append(Section(heading=f"`{rule.id}` — {rule.title}", level=3, body="", rule=rule))
+        rules[rule.id] = rule
     home: dict[str, str] = {}
     for chapter in chapters:
         for rule in chapter.rules:

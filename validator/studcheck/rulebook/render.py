@@ -97,7 +97,7 @@ class Site:
         entries = []
         for chapter in self.book.chapters:
             for rule in chapter.rules:
-                entries.append({"kind": "rule", "id": rule.id, "title": rule.title, "url": rule.href,
+                entries.append({"kind": "retired rule" if rule.retired else "rule", "id": rule.id, "title": rule.title, "url": rule.href,
                                 "text": plain(rule.body)[:600]})
         for case_id, case in sorted(self.book.cases.items()):
             home = self.book.case_home.get(case_id)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from studcheck.cases import commands, load_case
+from studcheck.cases import load_case
+from studcheck.commands import cases as commands
 from studcheck.cases.coverage import coverage, render_markdown, render_text, uncovered, unrefused
 from studcheck.cases.load import RuleInfo
 from studcheck.cases.show import render

@@ -17,11 +17,12 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a command kill
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from studcheck.cases import commands as case_commands
+    from studcheck.commands import cases as case_commands
     from studcheck.fuzz import commands as fuzz_commands
     from studcheck.harness import commands as harness_commands
-    from studcheck.phh import commands as phh_commands
+    from studcheck.commands import export as phh_commands
     from studcheck.report import commands as report_commands
+    from studcheck.commands import rulebook as rulebook_commands
 
     parser = argparse.ArgumentParser(
         prog="studcheck",
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     fuzz_commands.register(subparsers)
     report_commands.register(subparsers)
     phh_commands.register(subparsers)
+    rulebook_commands.register(subparsers)
     return parser
 
 

@@ -93,7 +93,7 @@ def register(subparsers: Any) -> None:
                      "from the Kth), e.g. one job of a CI matrix; `studcheck merge` joins the shards' --report files")
     run.set_defaults(handler=_run)
 
-    from studcheck.harness import merge
+    from studcheck.commands import merge
 
     merge.register(subparsers)
 

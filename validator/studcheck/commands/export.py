@@ -1,28 +1,35 @@
-"""`studcheck export --format phh DIR` and `studcheck import FILE.phh` (each returns an exit code)."""
+"""`studcheck export --format phh|json DIR` and `studcheck import FILE.phh` (each returns an exit code)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from studcheck.cases.load import CaseError, load_cases
 from studcheck.cases.model import Case
+from studcheck.export.write import ExportFailure, export_cases, write_export
 from studcheck.phh.export import PhhRefusal, export_case
 from studcheck.phh.import_ import PhhError, case_yaml, import_text
 
 EXIT_USAGE = 2
+EXIT_FAILED = 1
 
 
 def register(subparsers: Any) -> None:
     """Add `export` and `import` to the `studcheck` command."""
     export = subparsers.add_parser(
-        "export", help="write cases as PHH hand histories (PokerKit's format), one file per case",
-        description="Write each case as DIR/<ID>.phh; cases PHH cannot state are listed with the reason. "
-                    "Exit 0, or 2 on bad arguments.")
+        "export", help="write cases as PHH hand histories (PokerKit's format) or as JSON with golden transcripts",
+        description="--format phh: write each case as DIR/<ID>.phh; cases PHH cannot state are listed with the reason. "
+                    "--format json: write DIR/index.json and DIR/cases/<ID>.json, every case with the reference "
+                    "engine's golden transcript (spec/export.md). Exit 0, 1 if the reference engine fails a case "
+                    "(json), or 2 on bad arguments.")
     export.add_argument("directory", metavar="DIR", type=Path, help="where to write the .phh files (created if missing)")
-    export.add_argument("--format", choices=["phh"], default="phh", help="hand-history format (only phh)")
+    export.add_argument("--format", choices=["phh", "json"], default="phh",
+                        help="phh: PHH hand histories; json: the suite as language-neutral data (spec/export.md)")
     export.add_argument("--case", action="append", default=[], metavar="ID", help="only this case (repeatable)")
     export.add_argument("--cases", action="append", type=Path, metavar="PATH",
                         help="case files or directories to use instead of the bundled cases/ (repeatable)")
@@ -54,6 +61,8 @@ def run_export(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"studcheck export: cannot create {directory}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.format == "json":
+        return run_json_export(directory, selected)
     refused: list[tuple[str, str]] = []
     written = 0
     for case in sorted(selected, key=lambda c: c.id):
@@ -72,6 +81,21 @@ def run_export(args: argparse.Namespace) -> int:
     print(f"{written} hand histories written to {directory}, {len(refused)} cases not exported")
     for case_id, reason in refused:
         print(f"  {case_id}: {reason}")
+    return 0
+
+
+def run_json_export(directory: Path, cases: Sequence[Case]) -> int:
+    """Write DIR/index.json and DIR/cases/<ID>.json (spec/export.md); exit 1 if the reference engine fails a case."""
+    started = time.perf_counter()
+    try:
+        index, exported = export_cases(cases)
+    except ExportFailure as exc:
+        print(f"studcheck export: {exc} (nothing written: a golden transcript must come from a passing run)",
+              file=sys.stderr)
+        return EXIT_FAILED
+    size = write_export(directory, index, exported)
+    print(f"{len(exported)} cases written to {directory} as JSON (index.json, cases/<ID>.json; "
+          f"{size / 1e6:.1f} MB in {time.perf_counter() - started:.1f} s)")
     return 0
 
 

@@ -1,0 +1,45 @@
+"""`studcheck rulebook -o DIR`: build the static rulebook site from spec/ and cases/."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from studcheck.cases.load import CaseError, load_cases
+from studcheck.resources import spec_dir
+from studcheck.rulebook.model import build_book
+from studcheck.rulebook.render import write_site
+
+EXIT_USAGE = 2
+
+
+def register(subparsers: Any) -> None:
+    book = subparsers.add_parser(
+        "rulebook", help="build the rules as a static offline site (one page per chapter, every case drawn)",
+        description="Write a self-contained HTML site of spec/rules/*.md: every rule with its ID as an anchor, its "
+                    "sources, the options that change it and every case that cites it drawn as a hand. Exit 0, "
+                    "or 2 on bad arguments or unreadable cases.")
+    book.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="where to write the site")
+    book.add_argument("--cases", action="append", type=Path, metavar="PATH",
+                      help="case files or directories to use instead of the bundled cases/ (repeatable)")
+    book.set_defaults(handler=run_rulebook)
+
+
+def run_rulebook(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        cases = load_cases(args.cases)
+    except CaseError as exc:
+        print(f"studcheck rulebook: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        files, size = write_site(build_book(spec_dir(), cases), args.output)
+    except OSError as exc:
+        print(f"studcheck rulebook: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"rulebook written to {args.output / 'index.html'} ({files} files, {size / 1e6:.1f} MB, "
+          f"{time.perf_counter() - started:.1f} s)")
+    return 0

@@ -250,3 +250,133 @@ def test_startup_crash_counts_as_killed(tmp_path: Path) -> None:
     assert result.status == "killed" and result.startup, result
     assert "startup" in result.detail
     assert not list((root / "scratch").iterdir()), "the mutant copy is removed"
+
+
+# --- equivalent.yaml cannot lie: recorded places, spec_permitted, the fuzzing guard ---------------
+
+import guard  # noqa: E402
+
+EQUIVALENT = TOOL / "equivalent.yaml"
+
+
+@pytest.fixture(scope="module")
+def engine_mutants() -> list[mutants.Mutant]:
+    return mutants.generate(PACKAGE)
+
+
+def test_every_equivalent_entry_matches_todays_code(engine_mutants: list[mutants.Mutant]) -> None:
+    """An entry is a claim about one line of code: when the code moves or changes, it must be read again.
+    Fix: `python tools/mutation/mutate.py --check-equivalent --update-lines`, then re-read the reasons it lists."""
+    entries = results.load_equivalents(EQUIVALENT)
+    assert results.recorded_mismatches(entries, engine_mutants) == []
+
+
+def test_a_moved_entry_is_reported_and_can_be_recorded_again(tmp_path: Path) -> None:
+    found = mutants.generate_source(SNIPPET, "engine/snippet.py")
+    target = next(m for m in found if m.operator == "minmax")
+    path = tmp_path / "equivalent.yaml"
+    path.write_text(textwrap.dedent(f"""\
+        - id: {target.id}
+          file: engine/snippet.py
+          line: {target.line + 7}
+          function: {target.function}
+          description: "line {target.line + 7}: `min(total, 10)` -> `max(total, 10)`"
+          reason: because
+        - id: snippet-0000000000
+          file: engine/snippet.py
+          line: 3
+          reason: a mutant that no longer exists
+    """))
+    problems = results.recorded_mismatches(results.load_equivalents(path), found)
+    assert any(f"line is recorded as {target.line + 7}, today it is {target.line}" in p for p in problems)
+    assert any("description is recorded" in p for p in problems)
+    assert any("snippet-0000000000 is no mutant of today's code" in p for p in problems)
+    changed = results.update_recorded_lines(path, results.load_equivalents(path), found)
+    assert changed == [f"{target.id} (engine/snippet.py {target.function}): line {target.line + 7} -> {target.line}"]
+    again = results.load_equivalents(path)
+    assert again[0].line == target.line and again[0].description == target.description and again[0].reason == "because"
+    assert [p for p in results.recorded_mismatches(again, found) if target.id in p] == []
+
+
+@pytest.mark.parametrize("text, message", [
+    ("- id: x\n  kind: maybe\n  reason: r\n", "kind"),
+    ("- id: x\n  kind: spec_permitted\n  reason: r\n", "permitted_by"),
+    ("- id: x\n  kind: spec_permitted\n  permitted_by: the rules\n  reason: r\n", "permitted_by"),
+    ("- id: x\n  permitted_by: spec/protocol.md 2.2\n  reason: r\n", "spec_permitted` entries only"),
+])
+def test_bad_spec_permitted_entry(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "equivalent.yaml"
+    path.write_text(text)
+    with pytest.raises(results.EquivalentError, match=message):
+        results.load_equivalents(path)
+
+
+def test_spec_permitted_entries_name_a_protocol_section() -> None:
+    """The .0 mutants are not equivalent (the answer differs): each names the protocol section that permits both."""
+    entries = [e for e in results.load_equivalents(EQUIVALENT) if e.permitted]
+    assert entries, "the .0 entries are spec_permitted"
+    headings = {line.split()[1] for line in (REPO / "spec" / "protocol.md").read_text().splitlines() if line.startswith("### ")}
+    for entry in entries:
+        assert entry.permitted_by is not None
+        section = entry.permitted_by.split()[1]
+        assert section in headings, f"equivalent.yaml:{entry.line_no}: no section {section} in spec/protocol.md"
+
+
+def test_spec_permitted_survivors_are_counted_apart() -> None:
+    found = mutants.generate_source(SNIPPET, "engine/snippet.py")
+    a, b, c = found[0], found[1], found[2]
+    survived = engine_run.RunResult(status=engine_run.SURVIVED)
+    killed = engine_run.RunResult(status=engine_run.KILLED, killer="X")
+    permitted = results.EquivalentEntry(reason="r", line_no=1, id=a.id, kind=results.KIND_SPEC_PERMITTED,
+                                        permitted_by="spec/protocol.md 2.2")
+    equivalent = results.EquivalentEntry(reason="r", line_no=2, id=b.id)
+    report = results.Report(results=[results.classify(a, survived, permitted, SNIPPET),
+                                     results.classify(b, survived, equivalent, SNIPPET),
+                                     results.classify(c, killed, None, SNIPPET)],
+                            generated=3, selected=3, not_run=0, stale=[])
+    _, total = report.tallies()
+    assert (total.permitted, total.equivalent, total.killed, total.survived) == (1, 1, 1, 0)
+    assert total.score == 1.0  # killed / (mutants - equivalent - spec-permitted)
+    assert report.exit_code() == 0
+    assert report.to_json()["total"]["spec_permitted"] == 1
+    assert "| spec-permitted |" in results.render_markdown(report)
+
+
+def test_the_guard_fuzzes_a_listed_mutant_against_the_reference(tmp_path: Path, engine_mutants: list[mutants.Mutant]) -> None:
+    """A mutant that changes an answer diverges (with the hand and the difference); one that only
+    changes the internal event log agrees with the reference on every hand of every variant and structure."""
+    loud = next(m for m in engine_mutants if m.function == "Hand._post_antes" and m.operator == "stmt"
+                and m.before == "seat.stack -= amount")
+    quiet = next(m for m in engine_mutants if m.function == "Hand.apply" and m.operator == "stmt"
+                 and m.before.startswith("self.events.append("))
+    equivalent = tmp_path / "equivalent.yaml"
+    equivalent.write_text(f"- id: {loud.id}\n  reason: wrong on purpose\n- id: {quiet.id}\n  reason: events are internal\n")
+    out = tmp_path / "guard.json"
+    code = guard.main(["--equivalent", str(equivalent), "--hands", "1", "--seed", "3", "--jobs", "1", "--quiet",
+                       "--json", str(out)])
+    data = json.loads(out.read_text())
+    status = {r["id"]: r for r in data["results"]}
+    assert code == 1
+    assert data["listed"] == 2 and data["selected"] == 2
+    assert status[loud.id]["status"] == "diverged" and status[loud.id]["hand"] == 1
+    assert status[loud.id]["detail"].startswith("new_hand")  # the antes are never taken: the first state differs
+    assert status[quiet.id]["status"] == "held" and status[quiet.id]["hands"] == len(guard.COMBOS)
+    assert {combo.split("/")[1] for combo in data["combinations"]} == {"fixed_limit", "pot_limit", "no_limit"}
+    assert len({combo.split("/")[0] for combo in data["combinations"]}) == 4
+
+
+def test_check_equivalent_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    package = tmp_path / "pkg"
+    (package / "engine").mkdir(parents=True)
+    (package / "engine" / "snippet.py").write_text(SNIPPET)
+    target = next(m for m in mutants.generate_source(SNIPPET, "engine/snippet.py") if m.operator == "minmax")
+    path = tmp_path / "equivalent.yaml"
+    path.write_text(f'- id: {target.id}\n  file: engine/snippet.py\n  line: 1\n  function: {target.function}\n'
+                    f'  description: "old"\n  reason: because\n')
+    common = ["--check-equivalent", "--package", str(package), "--equivalent", str(path)]
+    assert mutate.main(common) == 1
+    assert "line is recorded as 1" in capsys.readouterr().out
+    assert mutate.main([*common, "--update-lines"]) == 0
+    assert f"updated {target.id}" in capsys.readouterr().out
+    assert mutate.main(common) == 0
+    assert mutate.main(["--update-lines", "--package", str(package)]) == 2  # needs --check-equivalent

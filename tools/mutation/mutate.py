@@ -67,6 +67,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--rescore", type=Path, metavar="RESULTS.json",
                         help="run nothing: classify the runs saved by an earlier --json again with the current equivalent.yaml "
                              "(mutants are matched by ID) and report")
+    parser.add_argument("--check-equivalent", action="store_true",
+                        help="run nothing: check that every equivalent.yaml entry still describes today's code (its mutant "
+                             "exists, with the recorded file, function, line and description); exit 1 if not")
+    parser.add_argument("--update-lines", action="store_true",
+                        help="with --check-equivalent: rewrite the recorded line and description of the entries whose mutant "
+                             "still exists (same ID: same function and code) and list them; re-read their reasons")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     return parser
 
@@ -91,6 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (package / "engine").is_dir():
         return _usage(f"{package} is not the studcheck package (no engine/ directory)")
 
+    if args.update_lines and not args.check_equivalent:
+        return _usage("--update-lines needs --check-equivalent")
+    if args.check_equivalent:
+        return _check_equivalent(args, package)
     if args.rescore:
         return _rescore(args, package)
     if args.list:
@@ -215,6 +225,30 @@ def _run(args: argparse.Namespace, package: Path, argv_used: list[str]) -> int:
 
     _emit(report, args)
     return report.exit_code()
+
+
+def _check_equivalent(args: argparse.Namespace, package: Path) -> int:
+    """Every entry must still describe the code it was written about (see results.recorded_mismatches)."""
+    try:
+        entries = results.load_equivalents(args.equivalent)
+    except results.EquivalentError as exc:
+        return _usage(str(exc))
+    everything = mutants.generate(package)
+    problems = results.recorded_mismatches(entries, everything)
+    if args.update_lines and problems:
+        updated = results.update_recorded_lines(args.equivalent, entries, everything)
+        for text in updated:
+            print(f"updated {text}")
+        print(f"{len(updated)} entries got today's line and description: re-read their reasons "
+              "(and run tools/mutation/guard.py on them)", file=sys.stderr)
+        problems = results.recorded_mismatches(results.load_equivalents(args.equivalent), everything)
+    for problem in problems:
+        print(problem)
+    kinds = {kind: sum(1 for e in entries if e.kind == kind) for kind in results.KINDS}
+    print(f"{len(entries)} entries ({', '.join(f'{n} {k}' for k, n in kinds.items())}): "
+          + (f"{len(problems)} do not match today's code" if problems else "every one matches today's code"),
+          file=sys.stderr)
+    return EXIT_SURVIVORS if problems else EXIT_OK
 
 
 def _rescore(args: argparse.Namespace, package: Path) -> int:

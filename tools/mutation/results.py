@@ -14,9 +14,17 @@ from engine_run import ERROR, KILLED, SURVIVED, TIMEOUT, RunResult
 from mutants import Mutant, changed_lines
 
 EQUIVALENT = "equivalent"
+#: A survivor the protocol allows either way (equivalent.yaml `kind: spec_permitted`): its behaviour
+#: does differ, but spec/protocol.md permits both answers, so no case may pin it. Counted apart.
+PERMITTED = "permitted"
 
-_ID_KEYS = {"id", "file", "line", "function", "description", "reason"}
-_SCOPE_KEYS = {"scope", "file", "function", "reason"}
+#: The two claims an entry can make.
+KIND_EQUIVALENT = "equivalent"  # no protocol answer can differ (checked by guard.py too)
+KIND_SPEC_PERMITTED = "spec_permitted"  # an answer can differ, and the protocol permits both
+KINDS = (KIND_EQUIVALENT, KIND_SPEC_PERMITTED)
+
+_ID_KEYS = {"id", "file", "line", "function", "description", "reason", "kind", "permitted_by"}
+_SCOPE_KEYS = {"scope", "file", "function", "reason", "kind", "permitted_by"}
 
 
 class EquivalentError(Exception):
@@ -35,6 +43,12 @@ class EquivalentEntry:
     function: str | None = None
     description: str | None = None
     line: int | None = None
+    kind: str = KIND_EQUIVALENT
+    permitted_by: str | None = None  # kind spec_permitted: the spec/protocol.md section permitting both answers
+
+    @property
+    def permitted(self) -> bool:
+        return self.kind == KIND_SPEC_PERMITTED
 
     @property
     def label(self) -> str:
@@ -92,12 +106,22 @@ def load_equivalents(path: Path) -> list[EquivalentEntry]:
         reason = item.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             raise EquivalentError(f"{where}: an entry needs a `reason` saying why no protocol answer can differ")
+        kind = item.get("kind", KIND_EQUIVALENT)
+        permitted_by = item.get("permitted_by")
+        if kind not in KINDS:
+            raise EquivalentError(f"{where}: `kind` must be one of {', '.join(KINDS)}, got {kind!r}")
+        if kind == KIND_SPEC_PERMITTED and (not isinstance(permitted_by, str) or not permitted_by.startswith("spec/protocol.md")):
+            raise EquivalentError(f"{where}: a spec_permitted entry needs `permitted_by: spec/protocol.md <section>`, "
+                                  "the section that permits both answers")
+        if kind == KIND_EQUIVALENT and permitted_by is not None:
+            raise EquivalentError(f"{where}: `permitted_by` belongs to `kind: spec_permitted` entries only")
         if "scope" in item:
             unknown = set(item) - _SCOPE_KEYS
             if unknown or item["scope"] != "function" or not isinstance(item.get("file"), str) or not isinstance(item.get("function"), str):
                 raise EquivalentError(f"{where}: a scope entry has exactly `scope: function`, `file`, `function` and `reason`"
                                       + (f" (unknown keys: {', '.join(sorted(unknown))})" if unknown else ""))
-            entries.append(EquivalentEntry(reason=" ".join(reason.split()), line_no=line_no, file=item["file"], function=item["function"]))
+            entries.append(EquivalentEntry(reason=" ".join(reason.split()), line_no=line_no, file=item["file"], function=item["function"],
+                                           kind=kind, permitted_by=permitted_by))
             continue
         unknown = set(item) - _ID_KEYS
         if unknown:
@@ -112,6 +136,7 @@ def load_equivalents(path: Path) -> list[EquivalentEntry]:
         entries.append(EquivalentEntry(
             reason=" ".join(reason.split()), line_no=line_no, id=mutant_id, file=item.get("file"),
             function=item.get("function"), description=item.get("description"), line=line if isinstance(line, int) else None,
+            kind=kind, permitted_by=permitted_by,
         ))
     return entries
 
@@ -129,6 +154,60 @@ def match_equivalents(entries: Sequence[EquivalentEntry], mutants: Iterable[Muta
     return matched, stale
 
 
+def recorded_mismatches(entries: Sequence[EquivalentEntry], mutants: Iterable[Mutant]) -> list[str]:
+    """Entries whose recorded place no longer matches the code: an `id` entry whose mutant is gone,
+    or whose `file`, `function`, `line` or `description` (the line number and the code before and
+    after) differ from the mutant's today; a scope entry whose function has no mutant. Each is a
+    claim written about other code: re-read its reason, then record the place again."""
+    by_id = {mutant.id: mutant for mutant in mutants}
+    problems: list[str] = []
+    scopes = {(m.file, m.function) for m in by_id.values()}
+    for entry in entries:
+        where = f"equivalent.yaml:{entry.line_no}"
+        if entry.id is None:
+            if not any(file == entry.file and (function == entry.function or function.startswith(f"{entry.function}."))
+                       for file, function in scopes):
+                problems.append(f"{where}: scope {entry.file}:{entry.function} has no mutant in today's code")
+            continue
+        mutant = by_id.get(entry.id)
+        if mutant is None:
+            problems.append(f"{where}: {entry.id} is no mutant of today's code (the code it describes changed)")
+            continue
+        for name, recorded, actual in (("file", entry.file, mutant.file), ("function", entry.function, mutant.function),
+                                       ("line", entry.line, mutant.line), ("description", entry.description, mutant.description)):
+            if recorded != actual:
+                problems.append(f"{where}: {entry.id} {name} is recorded as {recorded!r}, today it is {actual!r}")
+    return problems
+
+
+def update_recorded_lines(path: Path, entries: Sequence[EquivalentEntry], mutants: Iterable[Mutant]) -> list[str]:
+    """Rewrite, in place, the `line:` and `description:` of each `id` entry whose mutant still exists
+    but moved; returns what changed ("ID: old -> new"). Entries whose mutant is gone are left alone."""
+    by_id = {mutant.id: mutant for mutant in mutants}
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    changed: list[str] = []
+    for entry in entries:
+        mutant = by_id.get(entry.id or "")
+        if mutant is None or (entry.line == mutant.line and entry.description == mutant.description):
+            continue
+        index = entry.line_no - 1  # the entry's first line; its keys follow until the next entry
+        end = index + 1
+        while end < len(lines) and not lines[end].startswith("- ") and not lines[end].startswith("#"):
+            end += 1
+        for at in range(index, end):
+            text = lines[at]
+            key = text.lstrip("- ").split(":", 1)[0]
+            indent = text[: len(text) - len(text.lstrip("- "))]
+            if key == "line":
+                lines[at] = f"{indent}line: {mutant.line}\n"
+            elif key == "description":
+                escaped = mutant.description.replace("\\", "\\\\").replace('"', '\\"')
+                lines[at] = f'{indent}description: "{escaped}"\n'
+        changed.append(f"{entry.id} ({mutant.file} {mutant.function}): line {entry.line} -> {mutant.line}")
+    path.write_text("".join(lines), encoding="utf-8")
+    return changed
+
+
 def yaml_stub(mutant: Mutant) -> str:
     """An equivalent.yaml entry for a mutant, its reason left to write."""
     description = mutant.description.replace('"', '\\"')
@@ -143,7 +222,7 @@ def yaml_stub(mutant: Mutant) -> str:
 class MutantResult:
     mutant: Mutant
     run: RunResult
-    status: str  # killed | timeout | survived | equivalent | error
+    status: str  # killed | timeout | survived | equivalent | permitted | error
     equivalent: EquivalentEntry | None = None
     before_lines: tuple[str, ...] = ()
     after_lines: tuple[str, ...] = ()
@@ -159,13 +238,16 @@ class MutantResult:
         }
         if self.equivalent is not None:
             data["equivalent_reason"] = self.equivalent.reason
+            data["equivalent_kind"] = self.equivalent.kind
+            if self.equivalent.permitted_by:
+                data["permitted_by"] = self.equivalent.permitted_by
         return data
 
 
 def classify(mutant: Mutant, run: RunResult, equivalent: EquivalentEntry | None, source: str) -> MutantResult:
     status = run.status
     if status == SURVIVED and equivalent is not None:
-        status = EQUIVALENT
+        status = PERMITTED if equivalent.permitted else EQUIVALENT
     before, after = changed_lines(source, mutant)
     return MutantResult(mutant=mutant, run=run, status=status, equivalent=equivalent,
                         before_lines=tuple(before), after_lines=tuple(after))
@@ -178,6 +260,7 @@ class Tally:
     startup: int = 0  # of the killed, before any case
     timeout: int = 0
     equivalent: int = 0
+    permitted: int = 0  # survivors the protocol allows either way (spec_permitted)
     survived: int = 0
     error: int = 0
 
@@ -190,6 +273,8 @@ class Tally:
             self.timeout += 1
         elif result.status == EQUIVALENT:
             self.equivalent += 1
+        elif result.status == PERMITTED:
+            self.permitted += 1
         elif result.status == SURVIVED:
             self.survived += 1
         else:
@@ -198,7 +283,7 @@ class Tally:
     @property
     def score(self) -> float | None:
         """Killed (timeouts included) over the mutants that could be killed."""
-        judged = self.mutants - self.equivalent - self.error
+        judged = self.mutants - self.equivalent - self.permitted - self.error
         return (self.killed + self.timeout) / judged if judged else None
 
     def score_text(self) -> str:
@@ -207,7 +292,7 @@ class Tally:
 
     def to_json(self) -> dict[str, Any]:
         return {"mutants": self.mutants, "killed": self.killed, "killed_startup": self.startup, "timeout": self.timeout,
-                "equivalent": self.equivalent, "survived": self.survived, "error": self.error,
+                "equivalent": self.equivalent, "spec_permitted": self.permitted, "survived": self.survived, "error": self.error,
                 "score": None if self.score is None else round(self.score, 4)}
 
 
@@ -286,7 +371,7 @@ def load_runs(path: Path) -> SavedRuns:
     runs: dict[str, RunResult] = {}
     for item in data["mutants"]:
         status = item["status"]
-        if status == EQUIVALENT:
+        if status in (EQUIVALENT, PERMITTED):
             status = SURVIVED  # equivalence is decided again
         runs[item["id"]] = RunResult(status=status, detail=item.get("detail", ""), killer=item.get("killer"),
                                      startup=bool(item.get("startup")), duration=float(item.get("duration", 0.0)),
@@ -304,13 +389,14 @@ def write_json(report: Report, path: Path) -> None:
 def score_table(report: Report) -> list[str]:
     per_file, total = report.tallies()
     lines = [
-        "| file | mutants | killed | (at startup) | timed out | equivalent | survived | score |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| file | mutants | killed | (at startup) | timed out | equivalent | spec-permitted | survived | score |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for name, t in per_file.items():
-        lines.append(f"| `{name}` | {t.mutants} | {t.killed} | {t.startup} | {t.timeout} | {t.equivalent} | {t.survived} | {t.score_text()} |")
+        lines.append(f"| `{name}` | {t.mutants} | {t.killed} | {t.startup} | {t.timeout} | {t.equivalent} | {t.permitted} | "
+                     f"{t.survived} | {t.score_text()} |")
     lines.append(f"| **total** | **{total.mutants}** | **{total.killed}** | **{total.startup}** | **{total.timeout}** | "
-                 f"**{total.equivalent}** | **{total.survived}** | **{total.score_text()}** |")
+                 f"**{total.equivalent}** | **{total.permitted}** | **{total.survived}** | **{total.score_text()}** |")
     return lines
 
 
@@ -323,7 +409,7 @@ def render_markdown(report: Report) -> str:
         "",
         *score_table(report),
         "",
-        "Score = (killed + timed out) / (mutants - equivalent).",
+        "Score = (killed + timed out) / (mutants - equivalent - spec-permitted).",
     ]
     survivors = report.survivors()
     lines += ["", f"### Survivors ({len(survivors)})", ""]
@@ -352,9 +438,10 @@ def _duration(seconds: float) -> str:
 def render_terminal(report: Report) -> str:
     per_file, total = report.tallies()
     width = max([len("file"), *(len(name) for name in per_file)])
-    out = [f"{'file':<{width}}  mutants  killed  timeout  equiv  survived  score"]
+    out = [f"{'file':<{width}}  mutants  killed  timeout  equiv  permitted  survived  score"]
     for name, t in [*per_file.items(), ("total", total)]:
-        out.append(f"{name:<{width}}  {t.mutants:>7}  {t.killed:>6}  {t.timeout:>7}  {t.equivalent:>5}  {t.survived:>8}  {t.score_text():>6}")
+        out.append(f"{name:<{width}}  {t.mutants:>7}  {t.killed:>6}  {t.timeout:>7}  {t.equivalent:>5}  {t.permitted:>9}  "
+                   f"{t.survived:>8}  {t.score_text():>6}")
     out.append(f"(killed at startup: {total.startup}; errors: {total.error})" if total.error else f"(killed at startup: {total.startup})")
     for r in report.survivors():
         m = r.mutant

@@ -23,6 +23,13 @@ from pathlib import Path
 
 #: The files mutated, relative to the package directory (validator/studcheck).
 TARGET_PATTERNS = ("engine/*.py", "rules.py", "evaluate.py")
+#: Explanations (which rule decided a fact, for blame) are not part of what an engine shows over
+#: the protocol, so the case suite cannot tell their mutants apart: engine/explain.py and the lines
+#: of the engine that only feed it (its guarded `self._notes` calls) are not mutated here. They are
+#: pinned by tests/unit/test_explain.py and tests/harness/test_blame.py, whose expectations come
+#: from the rules (docs/mutation.md, "What is not mutated").
+EXCLUDED_FILES = ("engine/explain.py",)
+EXPLANATION_MARKS = ("self._notes", "explain.")
 
 #: Operators in the order they are tried at one node.
 OPERATORS = {
@@ -652,6 +659,7 @@ def generate_source(text: str, file: str) -> list[Mutant]:
     )
     seen: dict[str, int] = {}
     mutants: list[Mutant] = []
+    lines = text.splitlines()
     for _, candidate in ordered:
         start, end = source.span(candidate.node)
         node_edits = [e for e in candidate.edits]
@@ -667,6 +675,8 @@ def generate_source(text: str, file: str) -> list[Mutant]:
         first = min(candidate.edits, key=lambda e: e.start).start
         line = bisect_left(source.line_starts, first + 1)
         last_line = bisect_left(source.line_starts, max(e.end for e in candidate.edits))
+        if any(mark in text_line for text_line in lines[line - 1:max(line, last_line)] for mark in EXPLANATION_MARKS):
+            continue  # bookkeeping for explanations only (EXCLUDED_FILES)
         mutants.append(
             Mutant(
                 id=mutant_id(key, file),
@@ -692,7 +702,7 @@ def target_files(package: Path, patterns: Sequence[str] = TARGET_PATTERNS) -> li
     found: set[str] = set()
     for pattern in patterns:
         for path in package.glob(pattern):
-            if path.is_file() and path.suffix == ".py":
+            if path.is_file() and path.suffix == ".py" and path.relative_to(package).as_posix() not in EXCLUDED_FILES:
                 found.add(path.relative_to(package).as_posix())
     return sorted(found)
 

@@ -91,6 +91,11 @@ def test_the_planted_bug_fails_exactly_the_out_of_turn_cases(node: str, export_d
     for case_id, line in failed.items():
         assert line["outcome"] == "fail" and line["step"] == expected[case_id], case_id
         assert line["mismatches"] == [{"path": "reason", "expected": BUG, "actual": "illegal_action"}], case_id
+        # the rule broken: acting out of turn is refused as out_of_turn (BET.ORDER), not as another reason
+        assert line["blame"][0] == "BET.ORDER", (case_id, line["blame"])
+    groups = [json.loads(text) for text in report.read_text(encoding="utf-8").split("\n")
+              if text and json.loads(text).get("kind") == "group"]
+    assert groups and {group["blame"][0] for group in groups} == {"BET.ORDER"}  # every cause names the broken rule
 
 
 def _node_test(node: str, export: Path, engine: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -26,7 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="studcheck",
-        description="Conformance suite and reference validator for Seven Card Stud, Razz and Stud Hi-Lo.",
+        description="Rules, conformance suite and reference validator for stud poker: Seven Card Stud High, Razz, "
+                    "Stud Hi-Lo 8-or-better and Five-Card Stud, in fixed, pot and no limit.",
     )
     parser.add_argument("--version", action="version", version=f"studcheck {__version__}")
     parser.add_argument("--no-cache", action="store_true", default=False,

@@ -93,9 +93,6 @@ def summary(grouping: Grouping) -> str:
 #: where the reference's explanation names a more specific rule than the one the engine broke, so
 #: the blame is wrong today (an explain.py precision gap, not a grouping one): (engine, check) -> why
 EXPLAIN_GAPS: dict[tuple[str, str], str] = {
-    ("cap_plus_one", "first"): "a raise the cap removes on third street or heads-up is explained by "
-                               "BRING-IN.COMPLETION-NOT-RAISE / BET.CAP.HEADS-UP before BET.CAP",
-    ("cap_plus_one", "others"): "the same",
     ("first_actor_tie_suit", "first"): "to_act on the street after the opening round is explained by "
                                        "BRING-IN.CALLED-ROUND-ENDS before the first-actor tie rule",
     ("first_actor_tie_suit", "others"): "the same",
@@ -103,10 +100,6 @@ EXPLAIN_GAPS: dict[tuple[str, str], str] = {
                                         "the tie/ante rule before BRING-IN.CARD.HIGH",
     ("five_card_one_card", "others"): "five-card to_act is explained by BRING-IN.CALLED-ROUND-ENDS or a "
                                       "BET.FIRST-ACTOR.* detail before FIVE.FIRST-ACTOR",
-    ("hilo_no_qualifier", "others"): "a side pot's high half is explained by HILO.SIDE-POT before HILO.NO-LOW",
-    ("pot_max_short", "others"): "a pot-limit bet with an open pair is explained by BIGBET.NO-DOUBLE before BIGBET.POT-MAX",
-    ("hilo_odd_chip_low", "others"): "a quartered half is explained by HILO.QUARTER before HILO.SPLIT",
-    ("never_remake", "others"): "one remade deal's down card is explained by DEAL.THIRD",
 }
 
 

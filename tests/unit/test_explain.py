@@ -182,7 +182,9 @@ def test_everyone_calls_the_bring_in_the_round_ends_by_called_round_ends() -> No
     state = _act(server, 1, "call")["state"]
     assert state["street"] == "fourth"
     assert server.explanations["street"] == ("BRING-IN.CALLED-ROUND-ENDS", "BET.ROUND-END")
-    assert server.explanations["to_act"][0] == "BRING-IN.CALLED-ROUND-ENDS"
+    # the new street's first actor is this street's rules only (why the round ended is `street`'s)
+    assert server.explanations["to_act"][0] == "BET.FIRST-ACTOR.HIGH"
+    assert "BRING-IN.CALLED-ROUND-ENDS" not in server.explanations["to_act"]
     assert server.explanations["up.1"] == ("DEAL.BURN", "DEAL.STREETS")
 
 
@@ -194,9 +196,9 @@ def test_a_capped_round_explains_the_missing_raise_by_the_cap() -> None:
     for seat, action, amount in ((3, "complete", 5), (1, "raise", 10), (2, "raise", 15), (3, "raise", 20)):
         assert _act(server, seat, action, amount)["ok"]
     assert "raise" not in {entry["action"] for entry in server.handle({"type": "state", "seq": 3})["state"]["legal"]}
-    assert server.explanations["legal.raise"][-1] == "BET.CAP"
+    assert server.explanations["legal.raise"] == ("BET.CAP", "BRING-IN.COMPLETION-NOT-RAISE")
     assert _act(server, 1, "raise", 25)["error"]["reason"] == "raise_cap_reached"
-    assert server.explanations["reason"][-2:] == ("BET.CAP", "ACTION.REFUSAL")
+    assert server.explanations["reason"] == ("BET.CAP", "BRING-IN.COMPLETION-NOT-RAISE", "ACTION.REFUSAL")
 
 
 def test_a_first_actor_tie_broken_by_suit() -> None:
@@ -207,7 +209,7 @@ def test_a_first_actor_tie_broken_by_suit() -> None:
     _act(server, 1, "call")
     state = _act(server, 2, "call")["state"]
     assert (state["street"], state["to_act"]) == ("fourth", 2)
-    assert server.explanations["to_act"][:2] == ("BRING-IN.CALLED-ROUND-ENDS", "BET.FIRST-ACTOR.TIE.SUIT")
+    assert server.explanations["to_act"][0] == "BET.FIRST-ACTOR.TIE.SUIT"
 
 
 def test_refusals_name_the_rule_that_forbids_them_first() -> None:

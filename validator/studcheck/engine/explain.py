@@ -241,13 +241,13 @@ def _open_pair_rule(table: Table) -> str:
 
 
 def cap_rules(round_: Round, seats: Sequence[SeatState], options: Options) -> tuple[str, ...]:
-    """Why no more raises: the heads-up option when it was weighed, the completion that is no raise."""
-    rules: list[str] = []
+    """Why no more raises: the cap removed the raise (BET.CAP); then the heads-up option when it was
+    weighed (it did not lift the cap), and the completion that counted as the bet, not a raise."""
+    rules = ["BET.CAP"]
     if betting.count_bettors(seats) == 2 or round_.began_heads_up or options.heads_up is not HeadsUp.CAPPED and round_.capped_multiway:
         rules.append("BET.CAP.HEADS-UP")
     if round_.opening:
         rules.append("BRING-IN.COMPLETION-NOT-RAISE")
-    rules.append("BET.CAP")
     return tuple(rules)
 
 
@@ -334,6 +334,7 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
         if big and table.is_bring_in_seat:
             out["legal.bet"] = out["legal.raise"] = (_bring_in_rule(table), "BIGBET.POT-MAX" if round_.pot_limit
                                                      else "BIGBET.NO-LIMIT-MAX")
+            out.update(_max_rules(seat, round_, seats, out))
         else:
             out["legal.bet"] = out["legal.raise"] = (_bring_in_rule(table),) if big else base
         return out
@@ -354,6 +355,8 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
     amounts = [amount for k, amount, _ in legal if k is kind and amount is not None]
     rules = wager_rules(kind, seat, round_, seats, table, amounts)
     out["legal." + kind.value] = rules
+    if big:
+        out.update(_max_rules(seat, round_, seats, {"legal." + kind.value: rules}))
     for other in _WAGERS:
         if other is kind:
             continue
@@ -368,6 +371,18 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
     else:
         out["legal"] = rules + ("BET.CHECK",) if ActionType.CHECK in kinds else rules
     return out
+
+
+def _max_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], wagers: Facts) -> Facts:
+    """`legal.<kind>.max`: in pot limit, a range that stops short of the stack stops at the pot
+    (BIGBET.POT-MAX decided its top, whatever decided its bottom); the harness asks for it when
+    only the top of a range differs (harness/blame.py)."""
+    if not round_.pot_limit:
+        return {}
+    _, high = betting.wager_range(seat, round_, seats)
+    if high >= seat.committed + seat.stack:
+        return {}
+    return {f"{fact}.max": ("BIGBET.POT-MAX", *(rule for rule in rules if rule != "BIGBET.POT-MAX")) for fact, rules in wagers.items()}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -552,32 +567,34 @@ def _award_rules(
     high_ranking = high_rules(variant, hands, high_winners or list(shown), shown)
     high_tied = _tied({seat: high_value(hands[seat]) for seat in shown})
     low_tied = _tied({seat: low8_value(hands[seat]) for seat in shown})
-    if not pot.low:
-        out["low"] = tuple(side) + ("HILO.NO-LOW", "HAND.LOW.EIGHT")
-        out["high"] = tuple(side) + ("HILO.NO-LOW",) + high_ranking
+    if not pot.low:  # no qualifying low: HILO.NO-LOW gives this pot whole to the high, side pot or not
+        out["low"] = ("HILO.NO-LOW", *side, "HAND.LOW.EIGHT")
+        out["high"] = ("HILO.NO-LOW", *side) + high_ranking
         for seat in high_winners:
-            out[f"high.{seat}"] = tuple(side + ["HILO.NO-LOW"] + _share_rules(pot.high, high_tied, options)) + high_ranking
+            out[f"high.{seat}"] = tuple(["HILO.NO-LOW"] + side + _share_rules(pot.high, high_tied, options)) + high_ranking
         return out
     out["high"] = tuple(side) + ("HILO.SPLIT",) + high_ranking
     out["low"] = tuple(side) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+    # an odd chip between the halves: HILO.SPLIT gave it to the high half, before any quartering
+    odd = ["HILO.SPLIT"] if (sum(pot.high.values()) + sum(pot.low.values())) % 2 else []
     scooper = high_winners[0] if len(pot.high) == 1 and list(pot.low) == high_winners else None  # both halves whole
     for seat in high_winners:
-        rules = list(side)
+        rules = odd + side
         if seat == scooper:
             rules.append("HILO.SCOOP")
         shares = _share_rules(pot.high, high_tied, options)
         if high_tied > 1:
             rules.append("HILO.QUARTER")
         rules += [rule for rule in shares if rule != "POT.SPLIT"]
-        out[f"high.{seat}"] = tuple(rules) + ("HILO.SPLIT",) + high_ranking
+        out[f"high.{seat}"] = tuple(rules) + (() if odd else ("HILO.SPLIT",)) + high_ranking
     for seat in sorted(pot.low):
-        rules = list(side)
+        rules = odd + side
         if low_tied > 1:
             rules.append("HILO.QUARTER")
         rules += [rule for rule in _share_rules(pot.low, low_tied, options) if rule != "POT.SPLIT"]
         if seat == scooper:
             rules.append("HILO.SCOOP")
-        out[f"low.{seat}"] = tuple(rules) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+        out[f"low.{seat}"] = tuple(rules) + (("HAND.LOW.EIGHT",) if odd else ("HAND.LOW.EIGHT", "HILO.SPLIT"))
     return out
 
 
@@ -720,13 +737,18 @@ def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned
     if community:
         five = hand.variant is Variant.FIVE_CARD_STUD
         first = ["FIVE.SHORT-STUB"] if five else ["DEAL.SHORT-STUB.COMMUNITY"] + (["DEAL.SHORT-STUB.REMAKE"] if remade else [])
-        hand._notes.add("community", *first, *(["DEAL.BURN"] if burned and not five else []), *rules[-1:])
+        shared = (*first, *(["DEAL.BURN"] if burned and not five else []), *rules[-1:])
+        hand._notes.add("community", *shared)
+        for seat in hand._live():  # no last card of its own: the community card is everyone's
+            if seat.seat not in cards:
+                hand._notes.add(f"{face}.{seat.seat}", *shared)
     else:
         hand._notes.add("community", *rules)
 
 
 def note_first_actor(hand: Hand, first: int) -> None:
-    """Who opens a round: the bring-in card, or the best board (and why the round before ended)."""
+    """Who opens a round: the bring-in card, or the best board. Only this street's first-actor rules:
+    why the round before ended is the `street` fact's (BRING-IN.CALLED-ROUND-ENDS, BET.ROUND-END)."""
     assert hand._notes is not None and hand.round is not None
     notes = hand._notes
     if hand.round.opening:
@@ -745,9 +767,6 @@ def note_first_actor(hand: Hand, first: int) -> None:
             last_street=hand.street is hand._last,
             community=hand.community is not None,
         )
-        ended = notes.get("street")
-        if ended and ended[0] == "BRING-IN.CALLED-ROUND-ENDS":
-            rules = ("BRING-IN.CALLED-ROUND-ENDS",) + rules
     notes.add("to_act", *rules)
     notes.clear_prefix("committed")
     if not hand.round.opening:

@@ -131,8 +131,27 @@ def fact_of(mismatch: Mismatch) -> str:
         differing = [text.split()[0] for text in [*map(legal_text, mismatch.expected), *map(legal_text, mismatch.actual)]
                      if (text in want) != (text in got)]
         if differing:
-            return f"legal.{differing[0]}"
+            kind = differing[0]
+            return f"legal.{kind}.max" if _only_max_differs(kind, want, got) else f"legal.{kind}"
     return _first_difference(mismatch.path, mismatch.expected, mismatch.actual)
+
+
+def _bounds(kind: str, texts: set[str]) -> list[tuple[str, str]]:
+    """The (min, max) of each range entry `kind min..max` among legal texts."""
+    found = []
+    for text in texts:
+        words = text.split()
+        if len(words) == 2 and words[0] == kind and ".." in words[1]:
+            low, _, high = words[1].partition("..")
+            found.append((low, high))
+    return found
+
+
+def _only_max_differs(kind: str, want: set[str], got: set[str]) -> bool:
+    """One range of `kind` on each side, the same bottom, another top: the fact is the top
+    (`legal.<kind>.max`, explain.py: what capped the range)."""
+    expected, actual = _bounds(kind, want), _bounds(kind, got)
+    return len(expected) == len(actual) == 1 and expected[0][0] == actual[0][0] and expected[0][1] != actual[0][1]
 
 
 def _first_eligible_difference(expected: list[Any], actual: list[Any]) -> int | None:

@@ -93,13 +93,12 @@ def summary(grouping: Grouping) -> str:
 #: where the reference's explanation names a more specific rule than the one the engine broke, so
 #: the blame is wrong today (an explain.py precision gap, not a grouping one): (engine, check) -> why
 EXPLAIN_GAPS: dict[tuple[str, str], str] = {
-    ("first_actor_tie_suit", "first"): "to_act on the street after the opening round is explained by "
-                                       "BRING-IN.CALLED-ROUND-ENDS before the first-actor tie rule",
-    ("first_actor_tie_suit", "others"): "the same",
-    ("razz_bring_in_lowest", "others"): "a Razz bring-in decided by a suit tie or an all-in ante is explained by "
-                                        "the tie/ante rule before BRING-IN.CARD.HIGH",
-    ("five_card_one_card", "others"): "five-card to_act is explained by BRING-IN.CALLED-ROUND-ENDS or a "
-                                      "BET.FIRST-ACTOR.* detail before FIVE.FIRST-ACTOR",
+    ("razz_bring_in_lowest", "others"): "where every door card ties on rank (RZ-BRI-002: four kings; RZ-STB-302), "
+                                        "the lowest card is one of the tied ones, picked by the suit direction that "
+                                        "BRING-IN.TIE.SUIT states for Razz: BRING-IN.TIE.SUIT is blamed",
+    ("five_card_one_card", "others"): "where the last up card points to the very seat a board ranking without pairs "
+                                      "(EXPOSED-RANKING: FS-FAC-001/002, FS-HND-001) or a lead passed to the "
+                                      "second-best board (ALL-IN: FS-ALL-001) gives, that detail rule is blamed",
 }
 
 

@@ -20,6 +20,7 @@ from studcheck.cases.load import load_cases, rule_index
 from studcheck.cases.model import Case, StepKind
 from studcheck.engine import Hand, explain, state
 from studcheck.engine.explain import Notes, lookup
+from studcheck.harness.blame import narrowed
 from studcheck.harness.runner import Outcome, Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport
 from studcheck.protocol.serve import Server
@@ -126,12 +127,17 @@ def test_explanations_name_only_rules_of_the_hands_variant(replays: Mapping[str,
     index = rule_index()
     wrong: set[tuple[str, str]] = set()
     named: set[str] = set()
+    candidates: set[str] = set()
     for case, _, _, log in replays.values():
         for _, _, facts in log:
-            for rules in facts.values():
+            for fact, rules in facts.items():
+                if "|" in fact:  # `to_act|<rule>`: the seats a narrowing rule chose among, not rules
+                    assert fact.split("|")[1] in index and all(seat.isdigit() for seat in rules), (fact, rules)
+                    candidates.add(fact)
+                    continue
                 named.update(rules)
                 wrong |= {(case.variant.value, rule) for rule in rules if rule not in index or case.variant not in index[rule].variants}
-    assert named and wrong == set()
+    assert named and wrong == set() and candidates
 
 
 def test_explanations_change_no_answer(replays: Mapping[str, Any]) -> None:
@@ -210,6 +216,20 @@ def test_a_first_actor_tie_broken_by_suit() -> None:
     state = _act(server, 2, "call")["state"]
     assert (state["street"], state["to_act"]) == ("fourth", 2)
     assert server.explanations["to_act"][0] == "BET.FIRST-ACTOR.TIE.SUIT"
+
+
+def test_a_tie_rule_records_the_seats_it_chose_among() -> None:
+    # 04-bring-in.md, BRING-IN.TIE.SUIT: Razz doors Qd, Qs, 4c: the queens tie, the Qs (seat 2) brings
+    # in. The tie rule leads, with the tied seats: an engine naming seat 3 did not break the tie rule.
+    server = Server(explain=True)
+    server.handle(_new_hand({1: "2c 3c Qd", 2: "2d 3d Qs", 3: "5h 6h 4c"}, variant=Variant.RAZZ))
+    assert server.explanations["to_act"] == ("BRING-IN.TIE.SUIT", "BRING-IN.CARD.HIGH")
+    assert server.explanations["to_act|BRING-IN.TIE.SUIT"] == ("1", "2")
+    rules = server.explanations["to_act"]
+    assert narrowed(server.explanations, "to_act", rules, 3) == ("BRING-IN.CARD.HIGH",)
+    assert narrowed(server.explanations, "to_act", rules, 1) == rules
+    _act(server, 2, "bring_in", 2)
+    assert "to_act|BRING-IN.TIE.SUIT" not in server.explanations  # gone with the fact it narrowed
 
 
 def test_refusals_name_the_rule_that_forbids_them_first() -> None:

@@ -93,20 +93,12 @@ def summary(grouping: Grouping) -> str:
 #: where the reference's explanation names a more specific rule than the one the engine broke, so
 #: the blame is wrong today (an explain.py precision gap, not a grouping one): (engine, check) -> why
 EXPLAIN_GAPS: dict[tuple[str, str], str] = {
-    ("cap_plus_one", "first"): "a raise the cap removes on third street or heads-up is explained by "
-                               "BRING-IN.COMPLETION-NOT-RAISE / BET.CAP.HEADS-UP before BET.CAP",
-    ("cap_plus_one", "others"): "the same",
-    ("first_actor_tie_suit", "first"): "to_act on the street after the opening round is explained by "
-                                       "BRING-IN.CALLED-ROUND-ENDS before the first-actor tie rule",
-    ("first_actor_tie_suit", "others"): "the same",
-    ("razz_bring_in_lowest", "others"): "a Razz bring-in decided by a suit tie or an all-in ante is explained by "
-                                        "the tie/ante rule before BRING-IN.CARD.HIGH",
-    ("five_card_one_card", "others"): "five-card to_act is explained by BRING-IN.CALLED-ROUND-ENDS or a "
-                                      "BET.FIRST-ACTOR.* detail before FIVE.FIRST-ACTOR",
-    ("hilo_no_qualifier", "others"): "a side pot's high half is explained by HILO.SIDE-POT before HILO.NO-LOW",
-    ("pot_max_short", "others"): "a pot-limit bet with an open pair is explained by BIGBET.NO-DOUBLE before BIGBET.POT-MAX",
-    ("hilo_odd_chip_low", "others"): "a quartered half is explained by HILO.QUARTER before HILO.SPLIT",
-    ("never_remake", "others"): "one remade deal's down card is explained by DEAL.THIRD",
+    ("razz_bring_in_lowest", "others"): "where every door card ties on rank (RZ-BRI-002: four kings; RZ-STB-302), "
+                                        "the lowest card is one of the tied ones, picked by the suit direction that "
+                                        "BRING-IN.TIE.SUIT states for Razz: BRING-IN.TIE.SUIT is blamed",
+    ("five_card_one_card", "others"): "where the last up card points to the very seat a board ranking without pairs "
+                                      "(EXPOSED-RANKING: FS-FAC-001/002, FS-HND-001) or a lead passed to the "
+                                      "second-best board (ALL-IN: FS-ALL-001) gives, that detail rule is blamed",
 }
 
 

@@ -20,6 +20,7 @@ from studcheck.cases.load import load_cases, rule_index
 from studcheck.cases.model import Case, StepKind
 from studcheck.engine import Hand, explain, state
 from studcheck.engine.explain import Notes, lookup
+from studcheck.harness.blame import narrowed
 from studcheck.harness.runner import Outcome, Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport
 from studcheck.protocol.serve import Server
@@ -126,12 +127,17 @@ def test_explanations_name_only_rules_of_the_hands_variant(replays: Mapping[str,
     index = rule_index()
     wrong: set[tuple[str, str]] = set()
     named: set[str] = set()
+    candidates: set[str] = set()
     for case, _, _, log in replays.values():
         for _, _, facts in log:
-            for rules in facts.values():
+            for fact, rules in facts.items():
+                if "|" in fact:  # `to_act|<rule>`: the seats a narrowing rule chose among, not rules
+                    assert fact.split("|")[1] in index and all(seat.isdigit() for seat in rules), (fact, rules)
+                    candidates.add(fact)
+                    continue
                 named.update(rules)
                 wrong |= {(case.variant.value, rule) for rule in rules if rule not in index or case.variant not in index[rule].variants}
-    assert named and wrong == set()
+    assert named and wrong == set() and candidates
 
 
 def test_explanations_change_no_answer(replays: Mapping[str, Any]) -> None:
@@ -182,7 +188,9 @@ def test_everyone_calls_the_bring_in_the_round_ends_by_called_round_ends() -> No
     state = _act(server, 1, "call")["state"]
     assert state["street"] == "fourth"
     assert server.explanations["street"] == ("BRING-IN.CALLED-ROUND-ENDS", "BET.ROUND-END")
-    assert server.explanations["to_act"][0] == "BRING-IN.CALLED-ROUND-ENDS"
+    # the new street's first actor is this street's rules only (why the round ended is `street`'s)
+    assert server.explanations["to_act"][0] == "BET.FIRST-ACTOR.HIGH"
+    assert "BRING-IN.CALLED-ROUND-ENDS" not in server.explanations["to_act"]
     assert server.explanations["up.1"] == ("DEAL.BURN", "DEAL.STREETS")
 
 
@@ -194,9 +202,9 @@ def test_a_capped_round_explains_the_missing_raise_by_the_cap() -> None:
     for seat, action, amount in ((3, "complete", 5), (1, "raise", 10), (2, "raise", 15), (3, "raise", 20)):
         assert _act(server, seat, action, amount)["ok"]
     assert "raise" not in {entry["action"] for entry in server.handle({"type": "state", "seq": 3})["state"]["legal"]}
-    assert server.explanations["legal.raise"][-1] == "BET.CAP"
+    assert server.explanations["legal.raise"] == ("BET.CAP", "BRING-IN.COMPLETION-NOT-RAISE")
     assert _act(server, 1, "raise", 25)["error"]["reason"] == "raise_cap_reached"
-    assert server.explanations["reason"][-2:] == ("BET.CAP", "ACTION.REFUSAL")
+    assert server.explanations["reason"] == ("BET.CAP", "BRING-IN.COMPLETION-NOT-RAISE", "ACTION.REFUSAL")
 
 
 def test_a_first_actor_tie_broken_by_suit() -> None:
@@ -207,7 +215,21 @@ def test_a_first_actor_tie_broken_by_suit() -> None:
     _act(server, 1, "call")
     state = _act(server, 2, "call")["state"]
     assert (state["street"], state["to_act"]) == ("fourth", 2)
-    assert server.explanations["to_act"][:2] == ("BRING-IN.CALLED-ROUND-ENDS", "BET.FIRST-ACTOR.TIE.SUIT")
+    assert server.explanations["to_act"][0] == "BET.FIRST-ACTOR.TIE.SUIT"
+
+
+def test_a_tie_rule_records_the_seats_it_chose_among() -> None:
+    # 04-bring-in.md, BRING-IN.TIE.SUIT: Razz doors Qd, Qs, 4c: the queens tie, the Qs (seat 2) brings
+    # in. The tie rule leads, with the tied seats: an engine naming seat 3 did not break the tie rule.
+    server = Server(explain=True)
+    server.handle(_new_hand({1: "2c 3c Qd", 2: "2d 3d Qs", 3: "5h 6h 4c"}, variant=Variant.RAZZ))
+    assert server.explanations["to_act"] == ("BRING-IN.TIE.SUIT", "BRING-IN.CARD.HIGH")
+    assert server.explanations["to_act|BRING-IN.TIE.SUIT"] == ("1", "2")
+    rules = server.explanations["to_act"]
+    assert narrowed(server.explanations, "to_act", rules, 3) == ("BRING-IN.CARD.HIGH",)
+    assert narrowed(server.explanations, "to_act", rules, 1) == rules
+    _act(server, 2, "bring_in", 2)
+    assert "to_act|BRING-IN.TIE.SUIT" not in server.explanations  # gone with the fact it narrowed
 
 
 def test_refusals_name_the_rule_that_forbids_them_first() -> None:

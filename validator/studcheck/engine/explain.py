@@ -16,7 +16,15 @@ reason a reader may ask about), `up.<seat>`, `down.<seat>`, `stacks.<seat>`, `co
 entry), and at the end `result.showdown_order`, `result.rake`, `result.returned.<seat>`,
 `result.pots[<i>].amount|eligible`, `result.pots[<i>].winners|high|low.<seat>`,
 `result.stacks.<seat>`. A fact keeps its explanation until the branch that changes it records a
-new one. Refusals are explained by `refusal_rules` and `setup_rules` (protocol/serve.py adds them).
+new one.
+
+Candidate sets: where a rule only narrows a choice (BRING-IN.TIE.*, BET.FIRST-ACTOR.TIE.*, the
+all-in ante, BET.FIRST-ACTOR.ALL-IN / FOLDED / EXPOSED-RANKING) and leads `to_act`'s explanation,
+`to_act|<rule>` holds the values (seat numbers, as text) `to_act` could take if that rule were the
+one broken and the general rule kept (`first_actor_candidates`); blame (harness/blame.py) passes
+over a leading rule whose set does not hold the engine's value. These keys are no rule IDs and go
+with their fact (recording the fact again drops them). `legal.<kind>.max` is what capped the top of
+a pot-limit range short of the stack (BIGBET.POT-MAX), asked only when just the top differs. Refusals are explained by `refusal_rules` and `setup_rules` (protocol/serve.py adds them).
 """
 
 from __future__ import annotations
@@ -45,21 +53,35 @@ class Notes:
 
     def __init__(self) -> None:
         self._facts: Facts = {}
+        self._candidates: set[str] = set()  # the `<fact>|<rule>` keys recorded
 
     def add(self, fact: str, *rules: str) -> None:
-        """Record (or replace) the rules that decided `fact`."""
+        """Record (or replace) the rules that decided `fact` (and forget its candidate sets)."""
         self._facts[fact] = tuple(rules)
+        if self._candidates:
+            for key in [key for key in self._candidates if key.startswith(fact + "|")]:
+                self._candidates.discard(key)
+                del self._facts[key]
+
+    def narrow(self, fact: str, rule: str, values: Sequence[object]) -> None:
+        """Record `<fact>|<rule>`: the values `fact` may take when `rule` (a narrowing rule: a tie
+        rule, the all-in or folded detail) is the one broken; after `add(fact, ...)`."""
+        key = f"{fact}|{rule}"
+        self._facts[key] = tuple(sorted({str(value) for value in values}))
+        self._candidates.add(key)
 
     def get(self, fact: str) -> tuple[str, ...]:
         return self._facts.get(fact, ())
 
     def clear_prefix(self, prefix: str) -> None:
         """Forget `prefix` and every fact under it (`legal` also drops `legal.raise`)."""
-        for fact in [f for f in self._facts if f == prefix or f.startswith(prefix + ".") or f.startswith(prefix + "[")]:
+        for fact in [f for f in self._facts if f == prefix or f.startswith((prefix + ".", prefix + "[", prefix + "|"))]:
             del self._facts[fact]
+            self._candidates.discard(fact)
 
     def clear(self) -> None:
         self._facts.clear()
+        self._candidates.clear()
 
     def facts(self) -> Facts:
         """A copy of every recorded fact."""
@@ -111,6 +133,13 @@ def bring_in_rules(variant: Variant, tie: BringInTie, doors: Mapping[int, Card])
     else:
         rules.append("BRING-IN.CARD.HIGH" if razz else "BRING-IN.CARD.LOW")
     return tuple(rules)
+
+
+def _card_rule(variant: Variant) -> str:
+    """The rule that names the bring-in card of `variant`."""
+    if variant is Variant.FIVE_CARD_STUD:
+        return "FIVE.BRING-IN"
+    return "BRING-IN.CARD.HIGH" if variant is Variant.RAZZ else "BRING-IN.CARD.LOW"
 
 
 def _naive_key(board: Sequence[Card], razz: bool) -> tuple[int, ...]:
@@ -241,13 +270,13 @@ def _open_pair_rule(table: Table) -> str:
 
 
 def cap_rules(round_: Round, seats: Sequence[SeatState], options: Options) -> tuple[str, ...]:
-    """Why no more raises: the heads-up option when it was weighed, the completion that is no raise."""
-    rules: list[str] = []
+    """Why no more raises: the cap removed the raise (BET.CAP); then the heads-up option when it was
+    weighed (it did not lift the cap), and the completion that counted as the bet, not a raise."""
+    rules = ["BET.CAP"]
     if betting.count_bettors(seats) == 2 or round_.began_heads_up or options.heads_up is not HeadsUp.CAPPED and round_.capped_multiway:
         rules.append("BET.CAP.HEADS-UP")
     if round_.opening:
         rules.append("BRING-IN.COMPLETION-NOT-RAISE")
-    rules.append("BET.CAP")
     return tuple(rules)
 
 
@@ -325,7 +354,9 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
             out["legal.bring_in"] = ("BRING-IN.ALL-IN-PARTIAL", "BRING-IN.CHOICE") if most < table.bring_in else base
         else:
             base = ("BRING-IN.ALL-IN-ANTE", _bring_in_rule(table)) if big else ("BRING-IN.ALL-IN-ANTE",)
-            out["legal"] = out["legal.fold"] = out["legal.check"] = out["legal.bring_in"] = base
+            out["legal"] = out["legal.check"] = out["legal.bring_in"] = base
+            # it may fold because the bring-in card is another seat's (the card rule), all-in on the ante
+            out["legal.fold"] = (_card_rule(table.variant), *base)
         if big:
             out["legal.complete"] = (_bring_in_rule(table),)
         else:
@@ -334,6 +365,7 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
         if big and table.is_bring_in_seat:
             out["legal.bet"] = out["legal.raise"] = (_bring_in_rule(table), "BIGBET.POT-MAX" if round_.pot_limit
                                                      else "BIGBET.NO-LIMIT-MAX")
+            out.update(_max_rules(seat, round_, seats, out))
         else:
             out["legal.bet"] = out["legal.raise"] = (_bring_in_rule(table),) if big else base
         return out
@@ -354,6 +386,8 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
     amounts = [amount for k, amount, _ in legal if k is kind and amount is not None]
     rules = wager_rules(kind, seat, round_, seats, table, amounts)
     out["legal." + kind.value] = rules
+    if big:
+        out.update(_max_rules(seat, round_, seats, {"legal." + kind.value: rules}))
     for other in _WAGERS:
         if other is kind:
             continue
@@ -368,6 +402,18 @@ def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], lega
     else:
         out["legal"] = rules + ("BET.CHECK",) if ActionType.CHECK in kinds else rules
     return out
+
+
+def _max_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], wagers: Facts) -> Facts:
+    """`legal.<kind>.max`: in pot limit, a range that stops short of the stack stops at the pot
+    (BIGBET.POT-MAX decided its top, whatever decided its bottom); the harness asks for it when
+    only the top of a range differs (harness/blame.py)."""
+    if not round_.pot_limit:
+        return {}
+    _, high = betting.wager_range(seat, round_, seats)
+    if high >= seat.committed + seat.stack:
+        return {}
+    return {f"{fact}.max": ("BIGBET.POT-MAX", *(rule for rule in rules if rule != "BIGBET.POT-MAX")) for fact, rules in wagers.items()}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -552,14 +598,18 @@ def _award_rules(
     high_ranking = high_rules(variant, hands, high_winners or list(shown), shown)
     high_tied = _tied({seat: high_value(hands[seat]) for seat in shown})
     low_tied = _tied({seat: low8_value(hands[seat]) for seat in shown})
-    if not pot.low:
-        out["low"] = tuple(side) + ("HILO.NO-LOW", "HAND.LOW.EIGHT")
-        out["high"] = tuple(side) + ("HILO.NO-LOW",) + high_ranking
+    if not pot.low:  # no qualifying low: HILO.NO-LOW gives this pot whole to the high, side pot or not
+        out["low"] = ("HILO.NO-LOW", *side, "HAND.LOW.EIGHT")
+        out["high"] = ("HILO.NO-LOW", *side) + high_ranking
         for seat in high_winners:
-            out[f"high.{seat}"] = tuple(side + ["HILO.NO-LOW"] + _share_rules(pot.high, high_tied, options)) + high_ranking
+            out[f"high.{seat}"] = tuple(["HILO.NO-LOW"] + side + _share_rules(pot.high, high_tied, options)) + high_ranking
         return out
-    out["high"] = tuple(side) + ("HILO.SPLIT",) + high_ranking
-    out["low"] = tuple(side) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
+    if (sum(pot.high.values()) + sum(pot.low.values())) % 2:  # HILO.SPLIT gave the odd chip to the high half
+        out["high"] = ("HILO.SPLIT", *side) + high_ranking
+        out["low"] = ("HILO.SPLIT", *side, "HAND.LOW.EIGHT")
+    else:
+        out["high"] = tuple(side) + ("HILO.SPLIT",) + high_ranking
+        out["low"] = tuple(side) + ("HAND.LOW.EIGHT", "HILO.SPLIT")
     scooper = high_winners[0] if len(pot.high) == 1 and list(pot.low) == high_winners else None  # both halves whole
     for seat in high_winners:
         rules = list(side)
@@ -720,13 +770,19 @@ def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned
     if community:
         five = hand.variant is Variant.FIVE_CARD_STUD
         first = ["FIVE.SHORT-STUB"] if five else ["DEAL.SHORT-STUB.COMMUNITY"] + (["DEAL.SHORT-STUB.REMAKE"] if remade else [])
-        hand._notes.add("community", *first, *(["DEAL.BURN"] if burned and not five else []), *rules[-1:])
+        shared = (*first, *(["DEAL.BURN"] if burned and not five else []), *rules[-1:])
+        hand._notes.add("community", *shared)
+        for live in hand._live():  # no last card of its own: the community card is everyone's
+            if live.seat not in cards:
+                hand._notes.add(f"{face}.{live.seat}", *shared)
     else:
         hand._notes.add("community", *rules)
 
 
 def note_first_actor(hand: Hand, first: int) -> None:
-    """Who opens a round: the bring-in card, or the best board (and why the round before ended)."""
+    """Who opens a round: the bring-in card, or the best board. Only this street's first-actor rules:
+    why the round before ended is the `street` fact's (BRING-IN.CALLED-ROUND-ENDS, BET.ROUND-END).
+    Each narrowing rule also gets its candidate set (`to_act|<rule>`, `first_actor_candidates`)."""
     assert hand._notes is not None and hand.round is not None
     notes = hand._notes
     if hand.round.opening:
@@ -745,13 +801,62 @@ def note_first_actor(hand: Hand, first: int) -> None:
             last_street=hand.street is hand._last,
             community=hand.community is not None,
         )
-        ended = notes.get("street")
-        if ended and ended[0] == "BRING-IN.CALLED-ROUND-ENDS":
-            rules = ("BRING-IN.CALLED-ROUND-ENDS",) + rules
     notes.add("to_act", *rules)
+    for rule, seats in first_actor_candidates(hand, first, rules).items():
+        notes.narrow("to_act", rule, seats)
     notes.clear_prefix("committed")
     if not hand.round.opening:
         notes.add("committed", "BET.ROUND-END")
+
+
+def first_actor_candidates(hand: Hand, first: int, rules: Sequence[str]) -> dict[str, list[int]]:
+    """For each narrowing rule among `rules`, the seats `to_act` could be if that rule were the one
+    broken and the general rule kept: the blame of a `to_act` outside them passes to the next rule.
+
+    - BRING-IN.TIE.* / BET.FIRST-ACTOR.TIE.*: whichever of the tied seats (the card or board rule
+      leaves them all) opens;
+    - BRING-IN.ALL-IN-ANTE / BET.FIRST-ACTOR.ALL-IN: the all-in seat itself, or the seat the forced
+      bet or the lead would pass to by card or board (the rule says: to the next seat clockwise);
+    - BET.FIRST-ACTOR.FOLDED: a folded seat whose board is better, or the seat after it;
+    - BET.FIRST-ACTOR.EXPOSED-RANKING: the best board compared card by card with pairs ignored.
+    """
+    assert hand.round is not None
+    round_, seat_list, order = hand.round, hand._seat_list, hand.order
+
+    def opens(seat: int) -> int:  # who acts if `seat` holds the lead (an all-in seat passes it on)
+        return betting.next_to_act(seat_list, order.index(seat), round_) or seat
+
+    razz = hand.variant is Variant.RAZZ
+    out: dict[str, list[int]] = {}
+    if round_.opening:
+        doors = {state.seat: state.up[0] for state in seat_list}
+        ranks = {seat: _card_rank(card, razz) for seat, card in doors.items()}
+        worst = max(ranks.values()) if razz else min(ranks.values())
+        for rule in rules:
+            if rule.startswith("BRING-IN.TIE."):
+                out[rule] = [opens(seat) for seat, rank in ranks.items() if rank == worst]
+            elif rule == "BRING-IN.ALL-IN-ANTE":
+                active = {state.seat: state.up[0] for state in seat_list if state.stack > 0}
+                out[rule] = [first] + ([betting.bring_in_seat(hand.variant, hand.options, active)] if active else [])
+        return out
+    key_of = exposed_low_key if razz else exposed_high_key
+    boards = {s.seat: s.up[:4] for s in hand._live()}
+    keys = {seat: key_of(board) for seat, board in boards.items()}
+    best = keys[first]
+    for rule in rules:
+        if rule.startswith("BET.FIRST-ACTOR.TIE."):
+            out[rule] = [opens(seat) for seat, key in keys.items() if key == best]
+        elif rule == "BET.FIRST-ACTOR.ALL-IN":
+            bettors = {seat: board for seat, board in boards.items() if hand.seats[seat].stack > 0}
+            out[rule] = [first] + ([opens(betting.first_actor_seat(hand.variant, hand.options, bettors))] if bettors else [])
+        elif rule == "BET.FIRST-ACTOR.FOLDED":
+            better = [s.seat for s in seat_list if s.folded and s.up and key_of(s.up[:4]) > best]
+            out[rule] = better + [opens(seat) for seat in better]
+        elif rule == "BET.FIRST-ACTOR.EXPOSED-RANKING" and rule != rules[-1]:
+            naive = {seat: _naive_key(board, razz) for seat, board in boards.items()}
+            top = max(naive.values())
+            out[rule] = [opens(seat) for seat, key in naive.items() if key == top]
+    return out
 
 
 def note_action(hand: Hand, action: Action, legal: LegalAction) -> None:

@@ -13,9 +13,16 @@ decides, in this order:
    offered it (`legal.<kind>` of the state before); an action the engine accepted that the rules
    refuse, or refused for another reason -> why the reference refused it (`reason`);
 3. else the case's own failing step: the fact its main mismatch names (`legal.<kind>`, `stacks.3`,
-   `result.pots[0].winners.3`, ...) in the reference's explanation of the last answer; a refused
+   `result.pots[0].winners.3`, ...; a Hi-Lo half whose total differs is the half,
+   `result.pots[0].high`: how the pot was split) in the reference's explanation of the last answer; a refused
    action that changed the state breaks ACTION.REFUSAL (a refusal changes nothing), whatever the
    refusal's own reason (`ok`, which follows it).
+
+A rule that only narrows a choice leads its fact's explanation (BRING-IN.TIE.SUIT before
+BRING-IN.CARD.HIGH), but it is not what an engine broke whose value is not even among the
+candidates it chose from: explain.py records them as `<fact>|<rule>` (`to_act|BRING-IN.TIE.SUIT`
+-> the seats the card rule leaves), and such a leading rule is dropped (`narrowed`). When only the
+top of a pot- or no-limit range differs, the fact is `legal.<kind>.max` (what capped the range).
 
 Engine and protocol errors are no rule's: their blame is empty. So is a case the reference cannot
 replay (its blame then rests on nothing the reference said, and studcheck never guesses one).
@@ -23,6 +30,7 @@ replay (its blame then rests on nothing the reference said, and studcheck never 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -91,14 +99,54 @@ def replay(verdict: Verdict, step_mismatch: Mismatch | None) -> Replayed:
             continue
         found = compare_state(path_of(expected["state"]), answer["state"])
         if found:
-            return Replayed(earlier=tuple(found), blame=lookup(facts, fact_path(found)))
+            return Replayed(earlier=tuple(found), blame=explained(facts, found))
         state_facts = facts
     if step_mismatch is None:
         return Replayed(earlier=None, blame=())
     if verdict.step_text and verdict.step_text.startswith("reject") and step_mismatch.path not in ("ok", "reason"):
         why = lookup(refusal_facts, "ok")  # a refused action changed the state
         return Replayed(earlier=None, blame=(REFUSAL_CHANGES_NOTHING, *(rule for rule in why if rule != REFUSAL_CHANGES_NOTHING)))
-    return Replayed(earlier=None, blame=lookup(state_facts, fact_of(step_mismatch)))
+    path = half_fact(fact_of(step_mismatch), verdict.mismatches)
+    return Replayed(earlier=None, blame=narrowed(state_facts, path, lookup(state_facts, path), step_mismatch.actual))
+
+
+_SHARE = re.compile(r"(result\.pots\[\d+\]\.(?:high|low))\.\d+")
+
+
+def half_fact(path: str, mismatches: Sequence[Mismatch]) -> str:
+    """A Hi-Lo share (`result.pots[0].high.3`) whose half holds another total than the reference's
+    is the half's fact (`result.pots[0].high`: how the pot was split between the halves, HILO.SPLIT
+    or HILO.NO-LOW); a half of the right total shared otherwise is the seat's (quartering, odd chip)."""
+    match = _SHARE.fullmatch(path)
+    if match is None:
+        return path
+    half = match.group(1) + "."
+    delta = sum(_chips(m.actual) - _chips(m.expected) for m in mismatches if m.path.startswith(half))
+    return match.group(1) if delta else path
+
+
+def _chips(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def explained(facts: Facts, found: Sequence[Mismatch]) -> tuple[str, ...]:
+    """The rules of the fact that explains the most among `found` (`fact_path`), less the leading
+    narrowing rules the engine's own value rules out (`narrowed`)."""
+    path = fact_path(found)
+    actual = next((m.actual for m in found if m.path == path), None)
+    return narrowed(facts, path, lookup(facts, path), actual)
+
+
+def narrowed(facts: Facts, path: str, rules: tuple[str, ...], actual: Any) -> tuple[str, ...]:
+    """Drop a leading rule that only narrows a choice (a tie rule, the all-in or folded detail) when
+    the engine's value is not among the candidates it narrowed (`<path>|<rule>`, explain.py): an
+    engine that is not choosing among them broke the rule that made the candidates."""
+    while len(rules) > 1:
+        candidates = facts.get(f"{path}|{rules[0]}")
+        if candidates is None or str(actual) in candidates:
+            break
+        rules = rules[1:]
+    return rules
 
 
 def _reason(answer: Mapping[str, Any]) -> Any:
@@ -131,8 +179,27 @@ def fact_of(mismatch: Mismatch) -> str:
         differing = [text.split()[0] for text in [*map(legal_text, mismatch.expected), *map(legal_text, mismatch.actual)]
                      if (text in want) != (text in got)]
         if differing:
-            return f"legal.{differing[0]}"
+            kind = differing[0]
+            return f"legal.{kind}.max" if _only_max_differs(kind, want, got) else f"legal.{kind}"
     return _first_difference(mismatch.path, mismatch.expected, mismatch.actual)
+
+
+def _bounds(kind: str, texts: set[str]) -> list[tuple[str, str]]:
+    """The (min, max) of each range entry `kind min..max` among legal texts."""
+    found = []
+    for text in texts:
+        words = text.split()
+        if len(words) == 2 and words[0] == kind and ".." in words[1]:
+            low, _, high = words[1].partition("..")
+            found.append((low, high))
+    return found
+
+
+def _only_max_differs(kind: str, want: set[str], got: set[str]) -> bool:
+    """One range of `kind` on each side, the same bottom, another top: the fact is the top
+    (`legal.<kind>.max`, explain.py: what capped the range)."""
+    expected, actual = _bounds(kind, want), _bounds(kind, got)
+    return len(expected) == len(actual) == 1 and expected[0][0] == actual[0][0] and expected[0][1] != actual[0][1]
 
 
 def _first_eligible_difference(expected: list[Any], actual: list[Any]) -> int | None:
@@ -160,5 +227,20 @@ def _first_difference(path: str, expected: Any, actual: Any) -> str:
     if isinstance(expected, Mapping) and isinstance(actual, Mapping):
         keys = sorted(expected, key=lambda key: key != "eligible")
         key = next((key for key in keys if expected.get(key) != actual.get(key)), None)
-        return path if key is None else _first_difference(f"{path}.{key}", expected[key], actual.get(key))
+        if key is None:
+            return path
+        if key in HALVES and _total(expected[key]) != _total(actual.get(key)):
+            return f"{path}.{key}"  # a half of another size: how the pot was split, not one seat's share
+        return _first_difference(f"{path}.{key}", expected[key], actual.get(key))
     return path
+
+
+#: a Hi-Lo pot's halves (`result.pots[<i>].high|low`): seat -> chips
+HALVES = ("high", "low")
+
+
+def _total(half: Any) -> int | None:
+    """The chips of a half (None: not a seat -> chips mapping)."""
+    if not isinstance(half, Mapping) or not all(isinstance(chips, int) for chips in half.values()):
+        return None
+    return sum(half.values())

@@ -1,7 +1,8 @@
 """One rule broken: in five-card stud the first actor is decided by the last up card alone (FIVE.FIRST-ACTOR)."""
 from _onerule import Hand, Server, betting, rules, run
 
-RULES = ("FIVE.FIRST-ACTOR",)
+# One card alone also ignores pairs showing, which the exposed ranking counts (EXPOSED-RANKING).
+RULES = ("FIVE.FIRST-ACTOR", "BET.FIRST-ACTOR.EXPOSED-RANKING")
 
 
 class LastCardOnly(Hand):

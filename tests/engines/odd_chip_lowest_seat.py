@@ -1,8 +1,8 @@
 """One rule broken: the odd chip of a split pot goes to the tied winner in the lowest seat, not by the
-highest card (POT.ODD-CHIP.BEST-FIVE, POT.ODD-CHIP.ALL-CARDS)."""
+highest card (POT.ODD-CHIP.WINNING-FIVE, POT.ODD-CHIP.ALL-CARDS)."""
 from _onerule import Hand, Server, run
 
-RULES = ("POT.ODD-CHIP.BEST-FIVE", "POT.ODD-CHIP.ALL-CARDS", "HILO.QUARTER")
+RULES = ("POT.ODD-CHIP.WINNING-FIVE", "POT.ODD-CHIP.ALL-CARDS", "HILO.QUARTER")
 
 
 class LowestSeatChip(Hand):

@@ -1,7 +1,9 @@
 """One rule broken: in Razz the lowest door card brings in, as in Stud High (BRING-IN.CARD.HIGH)."""
 from _onerule import Hand, Server, betting, rules, run
 
-RULES = ("BRING-IN.CARD.HIGH",)
+# It plays Stud High's choice wholesale: the lowest door, and among equal doors Stud High's suit
+# order, so in Razz it breaks the tie's suit direction too (BRING-IN.TIE.SUIT) where every door ties.
+RULES = ("BRING-IN.CARD.HIGH", "BRING-IN.TIE.SUIT")
 
 
 class LowestBringsIn(Hand):

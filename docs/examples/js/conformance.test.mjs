@@ -1,8 +1,8 @@
 // The conformance suite without Python: `node --test` over a JSON export (spec/export.md).
 //
-//   studcheck export --format json /tmp/export
-//   STUDCHECK_EXPORT=/tmp/export node --test docs/examples/js/
-//   STUDCHECK_EXPORT=/tmp/export STUDCHECK_ENGINE="./my-engine --stdio" node --test docs/examples/js/
+//   studcheck export --format json export
+//   STUDCHECK_EXPORT=export node --test docs/examples/js/
+//   STUDCHECK_EXPORT=export STUDCHECK_ENGINE="./my-engine --stdio" node --test docs/examples/js/
 //
 // STUDCHECK_ENGINE is the engine's command (run by /bin/sh; default: the replay engine of this
 // directory over the same export). One test per case: the harness's requests are sent as the

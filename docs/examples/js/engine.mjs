@@ -2,7 +2,7 @@
 // The replay engine behind the adapter, as a command:
 //
 //   node docs/examples/js/engine.mjs EXPORT_DIR [--bug out_of_turn]
-//   studcheck run --engine "node docs/examples/js/engine.mjs /tmp/export"
+//   studcheck run --engine "node docs/examples/js/engine.mjs export"
 //
 // EXPORT_DIR is `studcheck export --format json EXPORT_DIR`; STUDCHECK_EXPORT and STUDCHECK_JS_BUG
 // may stand in for the arguments.

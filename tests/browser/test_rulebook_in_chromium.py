@@ -175,3 +175,24 @@ def test_the_print_stylesheet_hides_the_chrome_and_opens_the_hands(browser: Any,
     pdf = page.pdf()
     assert pdf[:4] == b"%PDF"
     watched.close()
+
+
+def test_a_red_cell_s_rule_link_opens_the_rulebook_at_the_rule(browser: Any, site: Path) -> None:
+    """Both sites in one directory (report/ beside site/): the report's --rulebook link lands on the rule."""
+    gamma = Path(__file__).resolve().parent.parent / "report" / "gamma.jsonl"
+    report = site.parent / "report"
+    assert main(["report", str(gamma), "-o", str(report), "--rulebook", "../site/"]) == 0
+    watched = Watched(browser)
+    page = watched.open((report / "index.html").as_uri())
+    red_rows = page.eval_on_selector_all("#matrix-table td.cell.fail", "cells => cells.map(c => c.closest('tr').id)")
+    assert sorted(set(red_rows)) == ["rule-BRING-IN.CARD.LOW", "rule-BRING-IN.TIE.SUIT"]  # gamma's blamed failures
+    for rule_id in ("BRING-IN.CARD.LOW", "BRING-IN.TIE.SUIT"):
+        page = watched.open((report / "index.html").as_uri())
+        page.locator(f"#matrix-table tr[id='rule-{rule_id}'] th.rule a.book").click()
+        page.wait_for_load_state()
+        assert page.url == (site / "04-bring-in.html").as_uri() + "#" + rule_id
+        top = page.evaluate(f"document.getElementById('{rule_id}').getBoundingClientRect().top")
+        assert 0 <= top < 900
+        assert page.inner_text(f"section[id='{rule_id}'] h3").startswith(f"§ {rule_id}")
+    assert watched.errors == [] and watched.dialogs == []
+    watched.close()

@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from studcheck.cases.load import CaseError, load_cases
+from studcheck.report.load import ReportInputError, read_report
+from studcheck.report.model import double_counted
 from studcheck.resources import spec_dir
 from studcheck.rulebook.model import build_book
 from studcheck.rulebook.render import write_site
+from studcheck.rulebook.results import rule_results, sources_line
 
 EXIT_USAGE = 2
 
@@ -25,6 +28,9 @@ def register(subparsers: Any) -> None:
     book.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="where to write the site")
     book.add_argument("--cases", action="append", type=Path, metavar="PATH",
                       help="case files or directories to use instead of the bundled cases/ (repeatable)")
+    book.add_argument("--report", nargs="+", type=Path, metavar="REPORT",
+                      help="JSONL run reports (`studcheck run --report`): each rule shows their results per engine "
+                           "(cases blamed on it, affected, passing); refused as `studcheck report` refuses them")
     book.set_defaults(handler=run_rulebook)
 
 
@@ -35,8 +41,21 @@ def run_rulebook(args: argparse.Namespace) -> int:
     except CaseError as exc:
         print(f"studcheck rulebook: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    results, results_from = {}, ""
+    if args.report:
+        try:
+            reports = [read_report(path) for path in args.report]
+        except ReportInputError as exc:
+            print(f"studcheck rulebook: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        problem = double_counted(reports)
+        if problem is not None:
+            print(f"studcheck rulebook: {problem}", file=sys.stderr)
+            return EXIT_USAGE
+        results = rule_results(reports)
+        results_from = sources_line(reports, results)
     try:
-        files, size = write_site(build_book(spec_dir(), cases), args.output)
+        files, size = write_site(build_book(spec_dir(), cases), args.output, results, results_from)
     except OSError as exc:
         print(f"studcheck rulebook: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE

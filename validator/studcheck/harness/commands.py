@@ -80,6 +80,8 @@ def register(subparsers: Any) -> None:
     run.add_argument("--markdown", type=Path, metavar="FILE.md", help="append a Markdown summary here (e.g. $GITHUB_STEP_SUMMARY)")
     run.add_argument("--html", type=Path, metavar="DIR", help="write the HTML report of this run to DIR/index.html "
                      "(as `studcheck report` does from --report files)")
+    run.add_argument("--rulebook", metavar="URL", type=_rulebook_base, help="with --html: where the `studcheck rulebook` site is "
+                     "(a URL, or a path relative to DIR such as ../rulebook/); every rule ID on the page links to its section there")
     run.add_argument("--write-xfail", type=Path, metavar="FILE", help="write every failing case of this run to FILE as an expected-failure "
                      "file (its cause as the reason), for --xfail next time")
     run.add_argument("--maxfail", type=int, metavar="N", help="stop after N failing cases (the reports still close)")
@@ -451,7 +453,13 @@ def _html(args: argparse.Namespace, writer: ReportWriter) -> None:
     if args.html:
         from studcheck.report.commands import write_run_page
 
-        print(write_run_page(writer.lines, args.html, source=str(args.report or "this run")))
+        print(write_run_page(writer.lines, args.html, source=str(args.report or "this run"), rulebook=args.rulebook))
+
+
+def _rulebook_base(text: str) -> str:
+    from studcheck.report.commands import rulebook_base
+
+    return rulebook_base(text)
 
 
 class _open:

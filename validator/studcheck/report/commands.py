@@ -27,6 +27,9 @@ def register(subparsers: Any) -> None:
                     "of its shards) are refused. Exit 0 written, 2 bad input.")
     report.add_argument("reports", nargs="+", metavar="REPORT", type=Path, help="JSONL report files")
     report.add_argument("-o", "--output", required=True, type=Path, metavar="DIR", help="directory for index.html")
+    report.add_argument("--rulebook", metavar="URL", type=rulebook_base,
+                        help="where the `studcheck rulebook` site is (a URL, or a path relative to DIR such as ../rulebook/): "
+                             "every rule ID on the page links to its section there")
     report.set_defaults(handler=run_report)
 
 
@@ -41,7 +44,7 @@ def run_report(args: argparse.Namespace) -> int:
         print(f"studcheck report: {problem}", file=sys.stderr)
         return 2
     try:
-        target = write_page(reports, args.output)
+        target = write_page(reports, args.output, rulebook=args.rulebook)
     except OSError as error:
         print(f"studcheck report: cannot write {args.output}: {error}", file=sys.stderr)
         return 2
@@ -49,15 +52,32 @@ def run_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_run_page(lines: Sequence[Mapping[str, Any]], directory: Path, *, source: str) -> Path:
+def rulebook_base(text: str) -> str:
+    """`--rulebook URL`: any URL or relative path, not an empty one (that would link into the report's own DIR)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty URL; give where the rulebook site is, e.g. ../rulebook/")
+    return text
+
+
+def rulebook_links(base: str) -> dict[str, str]:
+    """Rule ID -> `base/<chapter page>#<ID>`, the page taken from the rulebook's own mapping (rule_pages)."""
+    from studcheck.resources import spec_dir
+    from studcheck.rulebook.model import rule_pages
+
+    prefix = base if base.endswith("/") else base + "/"
+    return {rule: prefix + href for rule, href in rule_pages(spec_dir()).items()}
+
+
+def write_run_page(lines: Sequence[Mapping[str, Any]], directory: Path, *, source: str, rulebook: str | None = None) -> Path:
     """`studcheck run --html DIR`: the page of the lines this run wrote (`source` names them on the page)."""
-    return write_page([from_lines(source, lines)], directory)
+    return write_page([from_lines(source, lines)], directory, rulebook=rulebook)
 
 
-def write_page(reports: Sequence[RunReport], directory: Path) -> Path:
-    """DIR/index.html for these reports (with the hand of every case drawn in full) and a badge per engine."""
+def write_page(reports: Sequence[RunReport], directory: Path, *, rulebook: str | None = None) -> Path:
+    """DIR/index.html for these reports (with the hand of every case drawn in full) and a badge per engine;
+    with `rulebook` (the site's URL) every rule ID links to its section there."""
     model = build_model(reports, load_rules())
     model = replace(model, histories=histories(entry for entry in model.detailed if entry.anchor in model.full))
-    target = write_html(model, directory)
+    target = write_html(model, directory, rulebook_links(rulebook) if rulebook is not None else None)
     write_badges(model, directory)
     return target

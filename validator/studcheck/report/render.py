@@ -7,6 +7,7 @@ case files, and the page must show them as text, never run them.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -57,17 +58,20 @@ def rule_html(text: str) -> Markup:
     return Markup("\n".join(paragraphs))
 
 
-def render_html(model: Model) -> str:
+def render_html(model: Model, rule_links: Mapping[str, str] | None = None) -> str:
+    """The page; `rule_links` (rule ID -> URL of the rule in the rulebook site, from `--rulebook`) adds a
+    link beside each rule ID it names, and nothing else changes."""
     template = environment().get_template("index.html.j2")
     return template.render(model=model, outcomes=OUTCOMES, outcome_titles=OUTCOME_TITLES, css_of=CSS_OF,
                            detailed_outcomes=[outcome for outcome in OUTCOMES if outcome in DETAILED],
                            cards_html=cards_html, rule_html=rule_html, clip=clip, clip_limit=CLIP, plural=plural,
-                           bar=BAR, words=WORDS, breakable=breakable, rules={rule.id: rule for rule in model.cited_rules})
+                           bar=BAR, words=WORDS, breakable=breakable, rules={rule.id: rule for rule in model.cited_rules},
+                           rule_links=rule_links or {})
 
 
-def write_html(model: Model, directory: Path) -> Path:
+def write_html(model: Model, directory: Path, rule_links: Mapping[str, str] | None = None) -> Path:
     """DIR/index.html (DIR is created); returns its path."""
     directory.mkdir(parents=True, exist_ok=True)
     target = directory / "index.html"
-    target.write_text(render_html(model), encoding="utf-8")
+    target.write_text(render_html(model, rule_links), encoding="utf-8")
     return target

@@ -310,6 +310,15 @@ def build_book(spec: Path, cases: Sequence[Case]) -> Book:
                 cases={case.id: case for case in cases}, case_home=home, profiles=profiles)
 
 
+def rule_pages(spec: Path) -> dict[str, str]:
+    """Rule ID -> its permalink in the site, `<chapter page>#<ID>` (retired rules too), as the pages write it.
+
+    Read from the same book the site is built from (without cases), so that a link from elsewhere (the
+    HTML report's `--rulebook`) lands where the rule is, never on a second copy of the mapping.
+    """
+    return {rule.id: rule.href for rule in build_book(spec, ()).rules.values()}
+
+
 def _terms(body: str, chapter: Chapter) -> list[Term]:
     """Glossary entries: list items that open with a **bold term**."""
     found = []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from studcheck.report.hands import cards_html
 from studcheck.resources import data_root, spec_dir
 from studcheck.rulebook.markdown import Linker, inline, plain, render
 from studcheck.rulebook.model import Book, Chapter, variant_rules
+from studcheck.rulebook.results import EngineResult
 
 ASSETS = ("rulebook.css", "search.js")
 #: spec documents beside the chapters that rules link to, each drawn as a page of its own
@@ -67,8 +68,11 @@ def comments(case: Case) -> list[tuple[int, str]]:
 
 
 class Site:
-    def __init__(self, book: Book) -> None:
+    def __init__(self, book: Book, results: Mapping[str, tuple[EngineResult, ...]] | None = None, results_from: str = "") -> None:
+        """`results`/`results_from`: a run report's results per rule and what they were read from (`--report`)."""
         self.book = book
+        self.results = results or {}
+        self.results_from = results_from
         pages = {f"{chapter.name}.md": chapter.page for chapter in book.chapters}
         pages.update({f"{name}.md": f"{name}.html" for name in DOCS})
         self.linker = Linker(pages, {rule.id: rule.href for rule in book.rules.values()})
@@ -82,7 +86,8 @@ class Site:
 
     def pages(self) -> Iterator[tuple[str, str]]:
         common: dict[str, Any] = {"book": self.book, "md": self.md, "md_inline": self.md_inline, "version": __version__, "hand": hand_html,
-                                  "comments": comments, "variants": variant_rules(self.book), "slug": slug}
+                                  "comments": comments, "variants": variant_rules(self.book), "slug": slug,
+                                  "results": self.results, "results_from": self.results_from}
         chapter_template = self.env.get_template("chapter.html.j2")
         for chapter in self.book.chapters:
             yield chapter.page, chapter_template.render(page_title=chapter.title, chapter=chapter, **common)
@@ -114,10 +119,11 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def write_site(book: Book, directory: Path) -> tuple[int, int]:
+def write_site(book: Book, directory: Path, results: Mapping[str, tuple[EngineResult, ...]] | None = None,
+               results_from: str = "") -> tuple[int, int]:
     """Write every page and asset into DIR; returns (files, bytes)."""
     directory.mkdir(parents=True, exist_ok=True)
-    site = Site(book)
+    site = Site(book, results, results_from)
     files = total = 0
     for name, html in site.pages():
         data = html.encode("utf-8")

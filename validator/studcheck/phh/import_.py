@@ -17,8 +17,8 @@ from typing import Any
 
 import yaml
 
-from studcheck.cards import Card, CardError, parse_card
-from studcheck.cases.deck import DeckError, build_deck
+from studcheck.cards import FULL_DECK, Card, CardError, parse_card
+from studcheck.cases.deck import CARD_STREETS, DeckError, build_deck, card_name
 from studcheck.cases.lint import IMPORTED_RULE, VARIANT_PREFIXES
 from studcheck.phh import toml
 from studcheck.phh.export import PHH_VARIANTS
@@ -47,6 +47,8 @@ class Move:
     code: str
     amount: int | None = None
     show: bool = False
+    #: how many cards the seats hold when it is made (3 = third street): who acted first on each street
+    cards: int = 3
 
 
 @dataclass(kw_only=True)
@@ -99,12 +101,23 @@ def import_text(text: str, *, source: str, case_id: str | None = None) -> dict[s
     if history.finishing is not None and final_note is None:
         case["final"] = {"stacks": {s.seat: stack for s, stack in zip(history.seats, history.finishing)}}
     notes = [f"Imported by `studcheck import` from {source}. The steps are the history's actions as the reference "
-             "engine names them; final.stacks are the history's finishing stacks. Before this case joins the suite: "
+             f"engine names them; {_final_text(history, final_note)} Before this case joins the suite: "
              "cite the rules it tests instead of TODO, work out its expectations from the rules (add expect steps), "
              "and drop `generated` (docs/hand-histories.md)."]
     notes += history.notes + ([final_note] if final_note else [])
     case["note"] = " ".join(notes)
     return case
+
+
+def _final_text(history: History, final_note: str | None) -> str:
+    """What the skeleton's `final` holds, said exactly: the note must not claim stacks the case lacks."""
+    if history.finishing is None:
+        return ("the history has no finishing_stacks, so the skeleton has no final: work out the final stacks "
+                "from the rules.")
+    if final_note is not None:
+        return "the history's finishing_stacks are not used and the skeleton has no final (why: the end of this note)."
+    return ("final.stacks are the history's finishing_stacks, which the reference engine's replay of the steps "
+            "also ends with.")
 
 
 def case_yaml(case: Mapping[str, Any]) -> str:
@@ -174,9 +187,121 @@ def _read(data: Mapping[str, Any], source: str) -> History:
                       remade_stub=_cards_field(data, "_studcheck_remade_stub", fail),
                       hand=None if data.get("hand") is None else str(data["hand"]))
     if history.deck is None and any(card is None for dealt in cards.values() for card in dealt):
-        history.notes.append("Some dealt cards are unknown (??) in the history: the deck gives them the unused cards "
-                             "in canonical order, which may change who brings in or who wins: fill them in.")
+        filled = _fill_up_cards(history, source)
+        said = "; ".join(f"seat {seat}'s {card_name(number, history.variant)} {card}" for seat, number, card in filled)
+        history.notes.append(
+            "Some dealt cards are unknown (??) in the history. "
+            + (f"Unknown up cards are given cards that keep the history's bring-in and first actors ({said}); " if filled
+               else "")
+            + "unknown down cards get the unused cards in canonical order. Down cards never decide who brings in or "
+            "acts first, but any filled card may change who wins at showdown: fill them in.")
     return history
+
+
+#: the up cards of a seven-card seat (door, fourth, fifth, sixth street) by index in its dealt cards
+_UP_CARDS = (2, 3, 4, 5)
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Decision:
+    """Who brings in (cards=3) or acts first (cards=4..7) on a street, and who the history says acted first."""
+
+    cards: int
+    seats: tuple[int, ...]
+    target: int | None
+
+    def board(self, dealt: Sequence[Card | None]) -> list[Card | None]:
+        return list(dealt[2:min(self.cards, 6)])
+
+
+def _fill_up_cards(history: History, source: str) -> list[tuple[int, int, Card]]:
+    """Give each unknown up card a card that changes neither the bring-in nor any street's first actor.
+
+    A decision is kept when it names the seat the history shows acting first on that street if that
+    seat's board is unknown, and otherwise the seat it names among the seats whose boards are known
+    (the unknown cards are then irrelevant: a disputed history stays disputed, by its known cards).
+    Each unknown up card takes, in turn, the first unused card that keeps every decision it completes,
+    trying first the cards least (or, for the seat that must act first, most) likely to decide it.
+    The history's cards are updated in place; returns (seat, card number, card) for each filled card.
+    """
+    from functools import cmp_to_key
+
+    from studcheck.engine.betting import bring_in_seat, first_actor_seat
+
+    options = Options.from_json(history.options)
+    cards = history.cards
+    slots = [(seat, number) for number in _UP_CARDS for seat in sorted(cards)
+             if number < len(cards[seat]) and cards[seat][number] is None]
+    if not slots:
+        return []
+    unknown = set(slots)
+    decisions: list[_Decision] = []
+    folded: set[int] = set()
+    for held in range(3, 8):
+        street = [m for m in history.moves if m.cards == held and m.code != "sm"]
+        seats = tuple(seat for seat in sorted(cards) if len(cards[seat]) >= held and seat not in folded)
+        decisions.append(_Decision(cards=held, seats=seats, target=street[0].seat if street else None))
+        folded |= {m.seat for m in street if m.code == "f"}
+
+    def decide(decision: _Decision, seats: Sequence[int]) -> int:
+        if decision.cards == 3:
+            return bring_in_seat(history.variant, options, {seat: _known(cards[seat][2]) for seat in seats})
+        return first_actor_seat(history.variant, options,
+                                {seat: [_known(c) for c in decision.board(cards[seat])] for seat in seats})
+
+    def unknown_seats(decision: _Decision) -> set[int]:
+        return {seat for seat in decision.seats
+                if any((seat, number) in unknown for number in range(2, min(decision.cards, 6)))}
+
+    def kept(decision: _Decision) -> bool:
+        blind = unknown_seats(decision)
+        if not blind:
+            return True
+        got = decide(decision, decision.seats)
+        if decision.target in blind:
+            return got == decision.target
+        known = [seat for seat in decision.seats if seat not in blind]
+        return not known or got == decide(decision, known)
+
+    def first_of(a: Card, b: Card, held: int) -> int:
+        """-1 when `a` would decide before `b` (bring in, or act first with it alone)."""
+        if held == 3:
+            return -1 if bring_in_seat(history.variant, options, {1: a, 2: b}) == 1 else 1
+        return -1 if first_actor_seat(history.variant, options, {1: [a], 2: [b]}) == 1 else 1
+
+    used = {card for dealt in cards.values() for card in dealt if card is not None}
+    filled: list[tuple[int, int, Card]] = []
+    for seat, number in slots:
+        held = max(3, number + 1)
+        role = next(d for d in decisions if d.cards == held)
+        def order(a: Card, b: Card) -> int:
+            return first_of(a, b, held)
+
+        pool = sorted((c for c in FULL_DECK if c not in used), key=cmp_to_key(order))
+        if role.target != seat:
+            pool.reverse()
+        for card in pool:
+            cards[seat][number] = card
+            if all(kept(d) for d in decisions if seat in d.seats and _complete(d, cards)):
+                break
+        else:
+            cards[seat][number] = None
+            what = "the bring-in" if held == 3 else f"who acts first on {CARD_STREETS[number].value} street"
+            raise PhhError(f"{source}: seat {seat}'s {card_name(number, history.variant)} is unknown (??) and no "
+                           f"unused card keeps {what} as the history plays it: write the card in the history")
+        used.add(card)
+        filled.append((seat, number, card))
+    return filled
+
+
+def _complete(decision: _Decision, cards: Mapping[int, Sequence[Card | None]]) -> bool:
+    """Every board card of the decision's seats is known or already filled."""
+    return all(card is not None for seat in decision.seats for card in decision.board(cards[seat]))
+
+
+def _known(card: Card | None) -> Card:
+    assert card is not None
+    return card
 
 
 def _int_list(value: Any, name: str, fail: Any) -> list[int]:
@@ -243,6 +368,7 @@ def _read_action(number: int, text: str, seats: Sequence[int], cards: dict[int, 
                  moves: list[Move], fail: Any) -> None:
     words = text.split("#", 1)[0].split()
     where = f"actions[{number}] {text!r}"
+    held = max(len(dealt) for dealt in cards.values())
 
     def seat_of(label: str) -> int:
         if not (_PLAYER.fullmatch(label) and 1 <= int(label[1:]) <= len(seats)):
@@ -258,15 +384,15 @@ def _read_action(number: int, text: str, seats: Sequence[int], cards: dict[int, 
             case ["d", "db", *_]:
                 raise fail(f"{where}: a board card; studcheck's stud cases have no community card to import")
             case [label, ("pb" | "f" | "cc") as code]:
-                moves.append(Move(number=number, text=text, seat=seat_of(label), code=code))
+                moves.append(Move(number=number, text=text, seat=seat_of(label), code=code, cards=held))
             case [label, "cbr", amount] if _WHOLE.fullmatch(amount):
-                moves.append(Move(number=number, text=text, seat=seat_of(label), code="cbr", amount=int(amount)))
+                moves.append(Move(number=number, text=text, seat=seat_of(label), code="cbr", amount=int(amount), cards=held))
             case [label, "sm"]:
-                moves.append(Move(number=number, text=text, seat=seat_of(label), code="sm", show=False))
+                moves.append(Move(number=number, text=text, seat=seat_of(label), code="sm", show=False, cards=held))
             case [label, "sm", shown]:
                 if shown != "-":
                     _split_cards(shown)  # checked only: the case's cards are the dealt ones
-                moves.append(Move(number=number, text=text, seat=seat_of(label), code="sm", show=True))
+                moves.append(Move(number=number, text=text, seat=seat_of(label), code="sm", show=True, cards=held))
             case _:
                 raise fail(f"{where}: not a PHH stud action (d dh, pb, f, cc, cbr AMOUNT, sm)")
     except CardError as exc:
@@ -322,7 +448,7 @@ def _apply(hand: Any, move: Move, steps: list[dict[str, Any]]) -> str | None:
     except IllegalAction as exc:
         steps.append({"reject": {"act": _act_text(action), "reason": exc.reason.value}})
         return (f"The reference engine refuses actions[{move.number}] {move.text!r} ({exc.reason.value}: "
-                f"{exc.message}); the steps stop there and final is left out.")
+                f"{exc.message}); the steps stop there.")
     steps.append({"act": _act_text(action)})
     return None
 

@@ -184,3 +184,36 @@ def test_note_when_the_history_stops_early() -> None:
     data = import_text(text, source="early.phh")
     assert "final" not in data
     assert "finishing_stacks are not used" in data["note"] and "end before the reference engine's hand" in data["note"]
+
+
+def test_door_filler_backs_up_when_it_would_act_first_later() -> None:
+    # Razz. Seat 2 brings in with an unknown door (it must get the highest door); seat 3's door is
+    # unknown too and must not bring in, so the first card tried is the lowest, an ace. But seat 1
+    # acts first on fourth street with 7d and an unknown card: seat 3's ace and 5s would be the
+    # better low, so the search must come back and give seat 3 a door above seat 1's best board.
+    text = HEAD.format(variant="FR") + """actions = [
+  "d dh p1 2c??7d", "d dh p2 ??5c??", "d dh p3 ??8c??", "p2 pb", "p3 cc", "p1 cc",
+  "d dh p1 ??", "d dh p2 ??", "d dh p3 5s", "p1 cc", "p2 cc", "p3 cc",
+]
+"""
+    data = import_text(text, source="backtrack.phh")
+    assert not any("reject" in step for step in data["steps"])
+    assert [step["act"] for step in data["steps"]] == [
+        "2 bring_in 2", "3 call 2", "1 call 2", "1 check", "2 check", "3 check"]
+    # no reject: the engine, replaying the filled deck, has seat 2 bring in and seat 1 act first on
+    # fourth street. Seat 3's door is not the Ac tried first (A-5 would beat seat 1's best, 7-A).
+    door_3 = parse_card(data["seats"][3]["cards"].split()[2])
+    assert door_3.rank.value != 14
+
+
+def test_no_constraint_on_a_street_nobody_acts_on() -> None:
+    # The history stops after the fourth-street cards: nobody is seen acting first there, so seat 1's
+    # unknown fourth card keeps nothing and the import does not refuse it (seat 2 brings in with 2c).
+    text = HEAD.format(variant="F7S") + """actions = [
+  "d dh p1 AhKdQs", "d dh p2 4c5h2c", "d dh p3 4d6d9s", "p2 pb", "p3 cc", "p1 cc",
+  "d dh p1 ??", "d dh p2 Td", "d dh p3 3h",
+]
+"""
+    data = import_text(text, source="quiet.phh")
+    assert "seat 1's fourth-street card" in data["note"]
+    assert [step["act"] for step in data["steps"]] == ["2 bring_in 2", "3 call 2", "1 call 2"]

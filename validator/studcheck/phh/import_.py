@@ -4,7 +4,9 @@ PHH says `cc` and `cbr 10`; a case says `call 5` or `raise 10`. The reference en
 action: the history is replayed on it and every action becomes the legal action it matches. If the
 engine refuses one (a disputed hand), that action becomes a `reject` step with the engine's reason
 and the replay stops there. The skeleton is marked `generated` and cites the rule `TODO`, so
-`studcheck lint` says what a human must add before it joins the suite.
+`studcheck lint` says what a human must add before it joins the suite. Unknown (`??`) up cards are
+filled so that they decide neither the bring-in nor any first actor (_fill_up_cards); the note
+says what the skeleton's `final` holds and which cards were filled.
 """
 
 from __future__ import annotations
@@ -198,6 +200,8 @@ def _read(data: Mapping[str, Any], source: str) -> History:
     return history
 
 
+#: cards tried in all before an unknown up card is refused (a search that cannot succeed stops here)
+_FILL_BUDGET = 20000
 #: the up cards of a seven-card seat (door, fourth, fifth, sixth street) by index in its dealt cards
 _UP_CARDS = (2, 3, 4, 5)
 
@@ -220,8 +224,11 @@ def _fill_up_cards(history: History, source: str) -> list[tuple[int, int, Card]]
     A decision is kept when it names the seat the history shows acting first on that street if that
     seat's board is unknown, and otherwise the seat it names among the seats whose boards are known
     (the unknown cards are then irrelevant: a disputed history stays disputed, by its known cards).
-    Each unknown up card takes, in turn, the first unused card that keeps every decision it completes,
-    trying first the cards least (or, for the seat that must act first, most) likely to decide it.
+    A street nobody acts on in the history has no first actor to keep. The search is depth-first
+    over the unknown up cards (door cards first), trying first the cards least (or, for the seat
+    that must act first, most) likely to decide; it refuses when no card works or after
+    _FILL_BUDGET tries. Not modelled: a decision won by a seat that is all-in, so that the next
+    seat acts first; with that seat's card unknown the import refuses rather than guess.
     The history's cards are updated in place; returns (seat, card number, card) for each filled card.
     """
     from functools import cmp_to_key
@@ -254,14 +261,20 @@ def _fill_up_cards(history: History, source: str) -> list[tuple[int, int, Card]]
                 if any((seat, number) in unknown for number in range(2, min(decision.cards, 6)))}
 
     def kept(decision: _Decision) -> bool:
+        """False once the cards so far already change the decision; true when they cannot yet tell.
+
+        The seat that must win, if its board is complete, must beat every complete board: it is the
+        best of all boards only if it is the best of any of them that includes it.
+        """
         blind = unknown_seats(decision)
-        if not blind:
+        if not blind or decision.target is None:  # nobody acts on that street in the history: nothing to keep
             return True
-        got = decide(decision, decision.seats)
-        if decision.target in blind:
-            return got == decision.target
         known = [seat for seat in decision.seats if seat not in blind]
-        return not known or got == decide(decision, known)
+        winner = decision.target if decision.target in blind else decide(decision, known) if known else None
+        if winner is None or not _complete_board(decision, cards[winner]):
+            return True
+        return decide(decision, [seat for seat in decision.seats
+                                 if _complete_board(decision, cards[seat])]) == winner
 
     def first_of(a: Card, b: Card, held: int) -> int:
         """-1 when `a` would decide before `b` (bring in, or act first with it alone)."""
@@ -269,34 +282,53 @@ def _fill_up_cards(history: History, source: str) -> list[tuple[int, int, Card]]
             return -1 if bring_in_seat(history.variant, options, {1: a, 2: b}) == 1 else 1
         return -1 if first_actor_seat(history.variant, options, {1: [a], 2: [b]}) == 1 else 1
 
-    used = {card for dealt in cards.values() for card in dealt if card is not None}
-    filled: list[tuple[int, int, Card]] = []
+    known = {card for dealt in cards.values() for card in dealt if card is not None}
+    pools: list[list[Card]] = []
     for seat, number in slots:
         held = max(3, number + 1)
-        role = next(d for d in decisions if d.cards == held)
+
         def order(a: Card, b: Card) -> int:
             return first_of(a, b, held)
 
-        pool = sorted((c for c in FULL_DECK if c not in used), key=cmp_to_key(order))
-        if role.target != seat:
-            pool.reverse()
-        for card in pool:
+        pool = sorted((c for c in FULL_DECK if c not in known), key=cmp_to_key(order))
+        role = next(d for d in decisions if d.cards == held)
+        pools.append(pool if role.target == seat else pool[::-1])
+    budget = [_FILL_BUDGET]
+    stuck = [0]
+
+    def place(index: int, used: set[Card]) -> bool:
+        """Depth-first: fill slots[index:], backing up when a later card cannot keep a decision."""
+        if index == len(slots):
+            return True
+        seat, number = slots[index]
+        stuck[0] = max(stuck[0], index)
+        for card in pools[index]:
+            if card in used or budget[0] <= 0:
+                continue
+            budget[0] -= 1
             cards[seat][number] = card
-            if all(kept(d) for d in decisions if seat in d.seats and _complete(d, cards)):
-                break
-        else:
+            if all(kept(d) for d in decisions if seat in d.seats):
+                if place(index + 1, used | {card}):
+                    return True
+                if budget[0] <= 0:
+                    break
+        cards[seat][number] = None
+        return False
+
+    if not place(0, set()):
+        for seat, number in slots:
             cards[seat][number] = None
-            what = "the bring-in" if held == 3 else f"who acts first on {CARD_STREETS[number].value} street"
-            raise PhhError(f"{source}: seat {seat}'s {card_name(number, history.variant)} is unknown (??) and no "
-                           f"unused card keeps {what} as the history plays it: write the card in the history")
-        used.add(card)
-        filled.append((seat, number, card))
-    return filled
+        seat, number = slots[stuck[0]]
+        held = max(3, number + 1)
+        what = "the bring-in" if held == 3 else f"who acts first on {CARD_STREETS[number].value} street"
+        raise PhhError(f"{source}: seat {seat}'s {card_name(number, history.variant)} is unknown (??) and no "
+                       f"unused card keeps {what} as the history plays it: write the card in the history")
+    return [(seat, number, _known(cards[seat][number])) for seat, number in slots]
 
 
-def _complete(decision: _Decision, cards: Mapping[int, Sequence[Card | None]]) -> bool:
-    """Every board card of the decision's seats is known or already filled."""
-    return all(card is not None for seat in decision.seats for card in decision.board(cards[seat]))
+def _complete_board(decision: _Decision, dealt: Sequence[Card | None]) -> bool:
+    """Every card of the seat's board for this decision is known or already filled."""
+    return all(card is not None for card in decision.board(dealt))
 
 
 def _known(card: Card | None) -> Card:

@@ -217,3 +217,25 @@ def test_no_constraint_on_a_street_nobody_acts_on() -> None:
     data = import_text(text, source="quiet.phh")
     assert "seat 1's fourth-street card" in data["note"]
     assert [step["act"] for step in data["steps"]] == ["2 bring_in 2", "3 call 2", "1 call 2"]
+
+
+def test_note_when_filled_down_cards_change_the_winner() -> None:
+    # Seat 1's down cards are unknown; the history gives seat 2 (queens) the 6 chips (each paid the
+    # ante and 2). The canonical cards give seat 1 2c 2d down (the 2h 2s 3c 3d are the burns, its
+    # seventh card the 3h): kings and deuces, so the reference engine gives seat 1 the pot and the
+    # note must say the filled cards may be why.
+    text = HEAD.format(variant="F7S").replace("[1, 1, 1]", "[1, 1]").replace("[100, 100, 100]", "[100, 100]") + """
+actions = [
+  "d dh p1 ????Ks", "d dh p2 QcQdJs", "p2 pb", "p1 cc",
+  "d dh p1 Kd", "d dh p2 4h", "p1 cc", "p2 cc",
+  "d dh p1 9c", "d dh p2 5h", "p1 cc", "p2 cc",
+  "d dh p1 8c", "d dh p2 6h", "p1 cc", "p2 cc",
+  "d dh p1 ??", "d dh p2 7d", "p1 cc", "p2 cc",
+  "p1 sm ????KsKd9c8c??", "p2 sm QcQdJs4h5h6h7d",
+]
+finishing_stacks = [97, 103]
+"""
+    data = import_text(text, source="winner.phh")
+    assert "final" not in data
+    assert "ends with stacks [103, 97], the history with [97, 103]" in data["note"]
+    assert "the filled unknown cards may be why" in data["note"]

@@ -531,6 +531,8 @@ def _final_note(hand: Any, history: History) -> str | None:
         return "The history's actions end before the reference engine's hand does: final is left out."
     engine = [int(hand.result["stacks"][str(seat.seat)]) for seat in history.seats]
     if engine != history.finishing:
+        filled = history.deck is None and any(card is None for dealt in history.cards.values() for card in dealt)
         return (f"The reference engine ends with stacks {engine}, the history with {history.finishing}: final is left "
-                "out until someone decides from the rules which is right.")
+                "out until someone decides from the rules which is right"
+                + (" (the filled unknown cards may be why: they can change who wins)." if filled else "."))
     return None

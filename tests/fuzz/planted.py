@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from studcheck.protocol.serve import Server, serve
+from studcheck.rules import LATE_OPTIONS
 
 Hook = Callable[[Server, Mapping[str, Any]], dict[str, Any]]
 
@@ -197,9 +198,10 @@ class PlantedServer(Server):
         self.finished = self._inner.finished
         if (isinstance(request, Mapping) and request.get("type") == "hello" and isinstance(response.get("options"), dict)
                 and not self.big_bet):
-            # A v1 engine: hello leaves the late option `betting` out (fixed limit only), so the
+            # A v1 engine: hello leaves the late options out (their defaults only), so the
             # fixed-limit bugs are hunted in the same hands as before pot and no limit existed.
-            response["options"].pop("betting", None)
+            for name in LATE_OPTIONS:  # betting, big_bet_bring_in, rake_third_street: absent = default only
+                response["options"].pop(name, None)
         return response
 
 

@@ -157,7 +157,7 @@ def _document(record: HandRecord, area: Area, title: str, steps: list[dict[str, 
         "tags": ["generated", *[tag for tag in area.tags if tag != "generated"]],
         "generated": True,
         "variant": setup.variant,
-        "options": dict(setup.options),
+        "options": _case_options(setup.options),
         "stakes": dict(setup.stakes),
         "seats": {seat: {"stack": stack} for seat, stack in setup.seats},
         "deck": list(setup.deck),
@@ -347,3 +347,16 @@ def _write(data: dict[str, Any], record: HandRecord, out_dir: Path, slug: str, a
     path.write_text(text, encoding="utf-8")
     return WrittenCase(path=path, case_id=data["id"], title=data["title"], area=area, rules=tuple(data["rules"]),
                        steps=len(data["steps"]), seats=len(record.setup.seats))
+
+
+#: what only fixed-limit betting reads (BIGBET.NO-CAP, BIGBET.NO-DOUBLE); `studcheck lint` refuses
+#: them in a pot- or no-limit case, since no engine could show them there
+LIMIT_ONLY_OPTIONS = ("max_raises", "open_pair_double", "heads_up")
+
+
+def _case_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The hand's options as a case states them: all of them, but the limit-only ones in a
+    pot- or no-limit hand."""
+    if options.get("betting", "fixed_limit") == "fixed_limit":
+        return dict(options)
+    return {name: value for name, value in options.items() if name not in LIMIT_ONLY_OPTIONS}

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -60,32 +61,45 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.parametrize("mode", ["slow", "hang"])
-def test_sigkill_of_run_jobs_2_leaves_no_worker_and_no_engine(mode: str, tmp_path: Path) -> None:
-    folder = tmp_path / "pids"
-    folder.mkdir()
-    engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} {mode}"
-    process = subprocess.Popen([sys.executable, "-m", "studcheck", "run", "--engine", engine, "--cases", str(CASES),
-                                "--jobs", "2", "--no-progress", "--timeout", "600"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def _recorded(folder: Path) -> list[int]:
+    """Every pid the engines wrote (pid_file.py): engines, and their children once they hang."""
+    return [int(pid) for path in folder.iterdir() if path.suffix != ".tmp" for pid in path.read_text().split()]
+
+
+def _kill_when_up(command: list[str], folder: Path, up: Callable[[], bool]) -> set[int]:
+    """Start `command`, wait until `up()`, SIGKILL it; every pid it started that must now end."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        wanted = 2 if mode == "slow" else 4  # two engines; in `hang` also their children, once they hang
-        while sum(len(path.read_text().split()) for path in folder.iterdir() if path.suffix != ".tmp") < wanted:
-            assert process.poll() is None, "the run ended before both engines were up"
+        while not up():
+            assert process.poll() is None, "the command ended before its engines were up"
             time.sleep(0.05)
-        workers = _children(process.pid)
-        pids = {int(pid) for path in folder.iterdir() if path.suffix != ".tmp" for pid in path.read_text().split()}
+        left = _descendants(process.pid) | set(_recorded(folder))
         process.send_signal(signal.SIGKILL)
         process.wait()
     finally:
         if process.poll() is None:
             process.kill()
-    left = set(workers) | pids
-    assert len(left) >= 3, (workers, pids)  # the forked worker and both engines at least
+    return left
+
+
+def _assert_all_end(left: set[int]) -> None:
     end = time.monotonic() + GIVE_UP
     while any(_alive(pid) for pid in left) and time.monotonic() < end:
         time.sleep(0.1)
     assert [pid for pid in sorted(left) if _alive(pid)] == []
+
+
+@pytest.mark.parametrize("mode", ["slow", "hang"])
+def test_sigkill_of_run_jobs_2_leaves_no_worker_and_no_engine(mode: str, tmp_path: Path) -> None:
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} {mode}"
+    wanted = 2 if mode == "slow" else 4  # two engines; in `hang` also their children, once they hang
+    left = _kill_when_up([sys.executable, "-m", "studcheck", "run", "--engine", engine, "--cases", str(CASES),
+                          "--jobs", "2", "--no-progress", "--timeout", "600"], folder,
+                         lambda: len(_recorded(folder)) >= wanted)
+    assert len(left) >= 3, left  # the forked worker and both engines at least
+    _assert_all_end(left)
 
 
 def test_sigkill_of_fuzz_jobs_2_leaves_no_worker_and_no_engine(tmp_path: Path) -> None:
@@ -94,23 +108,8 @@ def test_sigkill_of_fuzz_jobs_2_leaves_no_worker_and_no_engine(tmp_path: Path) -
     folder = tmp_path / "pids"
     folder.mkdir()
     engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} slow"
-    process = subprocess.Popen([sys.executable, "-m", "studcheck", "fuzz", "--engine", engine, "--hands", "5000",
-                                "--jobs", "2", "--no-progress", "--timeout", "600", "--out", str(tmp_path / "out")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        while len([path for path in folder.iterdir() if path.suffix != ".tmp"]) < 3:  # the parent's engine and two workers'
-            assert process.poll() is None, "the fuzz ended before its workers' engines were up"
-            time.sleep(0.05)
-        helpers = _descendants(process.pid)
-        pids = {int(pid) for path in folder.iterdir() if path.suffix != ".tmp" for pid in path.read_text().split()}
-        process.send_signal(signal.SIGKILL)
-        process.wait()
-    finally:
-        if process.poll() is None:
-            process.kill()
-    left = helpers | pids
-    assert len(left) >= 5, (helpers, pids)  # three engines, two workers at least
-    end = time.monotonic() + GIVE_UP
-    while any(_alive(pid) for pid in left) and time.monotonic() < end:
-        time.sleep(0.1)
-    assert [pid for pid in sorted(left) if _alive(pid)] == []
+    left = _kill_when_up([sys.executable, "-m", "studcheck", "fuzz", "--engine", engine, "--hands", "5000", "--jobs", "2",
+                          "--no-progress", "--timeout", "600", "--out", str(tmp_path / "out")], folder,
+                         lambda: len(_recorded(folder)) >= 3)  # the parent's engine and two workers'
+    assert len(left) >= 5, left  # three engines, two workers at least
+    _assert_all_end(left)

@@ -523,23 +523,13 @@ def _tied(values: Mapping[int, int | None]) -> int:
     return scored.count(max(scored)) if scored else 0
 
 
-def award_rules(
-    pot: Pot,
-    shown: Sequence[int],
-    variant: Variant,
-    options: Options,
-    hands: Mapping[int, Sequence[Card]],
-    *,
-    uncontested: tuple[str, ...],
-    side_pot: bool,
-) -> Facts:
-    """`_award_rules`, and POT.NO-ZERO-SHARE first for a pot or half that lists fewer seats than won
-    it (a tied winner's share was 0, or the rake left the pot or half empty)."""
-    out = _award_rules(pot, shown, variant, options, hands, uncontested=uncontested, side_pot=side_pot)
+def note_zero_shares(facts: Facts, pot: Pot, shown: Sequence[int], variant: Variant,
+                     hands: Mapping[int, Sequence[Card]]) -> None:
+    """POT.NO-ZERO-SHARE first for a pot or half that lists fewer seats than won it (a tied winner's
+    share was 0, or the rake left the pot or half empty)."""
     for name, listed, won in _halves(pot, shown, variant, hands):
-        if len(listed) < won and name in out:
-            out[name] = ("POT.NO-ZERO-SHARE",) + tuple(rule for rule in out[name] if rule != "POT.NO-ZERO-SHARE")
-    return out
+        if len(listed) < won and name in facts:
+            facts[name] = ("POT.NO-ZERO-SHARE",) + tuple(rule for rule in facts[name] if rule != "POT.NO-ZERO-SHARE")
 
 
 def _halves(pot: Pot, shown: Sequence[int], variant: Variant,
@@ -559,7 +549,7 @@ def _halves(pot: Pot, shown: Sequence[int], variant: Variant,
     return halves
 
 
-def _award_rules(
+def award_rules(
     pot: Pot,
     shown: Sequence[int],
     variant: Variant,
@@ -971,8 +961,9 @@ def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int
         notes.add(f"{where}.amount", *amount, "POT.SIDE")
         shown = [seat for seat in pot.eligible if hand.seats[seat].shown]
         facts = award_rules(pot, shown, hand.variant, hand.options, hands,
-                                    uncontested=notes.get("street") if not at_showdown else ("SHOWDOWN.UNCONTESTED",),
-                                    side_pot=index > 0)
+                            uncontested=notes.get("street") if not at_showdown else ("SHOWDOWN.UNCONTESTED",),
+                            side_pot=index > 0)
+        note_zero_shares(facts, pot, shown, hand.variant, hands)
         for fact, rules in facts.items():
             notes.add(f"{where}.{fact}", *rules)
             half, _, winner = fact.partition(".")

@@ -44,6 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if list(sys.argv[1:] if argv is None else argv) == ["serve"]:
+        # An engine process, started once per engine (per `--jobs` worker, per mutant, per fuzz
+        # worker): it imports the engine and the protocol only, not every command's modules.
+        from studcheck.protocol.serve import main as serve
+
+        return serve()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.no_cache:  # through the environment, so that worker processes and engines started from here see it too

@@ -11,12 +11,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any
 
 from studcheck.resources import schema_path
 from studcheck.rules import LATE_OPTIONS
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 PROTOCOL = 1
 
@@ -186,6 +187,8 @@ def protocol_schema() -> dict[str, Any]:
 
 @lru_cache(maxsize=None)
 def _validator(definition: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # only when the fast check objects: it takes 0.3 s to import
+
     schema = protocol_schema()
     wrapper = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
     return Draft202012Validator(wrapper)

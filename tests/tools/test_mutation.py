@@ -380,3 +380,23 @@ def test_check_equivalent_command(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert f"updated {target.id}" in capsys.readouterr().out
     assert mutate.main(common) == 0
     assert mutate.main(["--update-lines", "--package", str(package)]) == 2  # needs --check-equivalent
+
+
+def test_skip_equivalent_runs_only_the_mutants_the_suite_must_kill(tmp_path: Path) -> None:
+    """CI's sample: a listed equivalent survives the whole suite by design (the costliest mutants to
+    run); --skip-equivalent leaves it out and says so, and an unlisted survivor still fails."""
+    everything = mutants.generate(PACKAGE)
+    killable = next(m for m in everything if m.function == "Hand.__init__" and m.operator == "stmt" and m.before == "self.street = layout.streets[0]")
+    quiet = next(m for m in everything if m.function == "Hand.apply" and m.operator == "stmt" and m.before.startswith("self.events.append("))
+    equivalent = tmp_path / "equivalent.yaml"
+    equivalent.write_text(f"- id: {quiet.id}\n  file: {quiet.file}\n  reason: Hand.events is never in a protocol answer\n")
+    out = tmp_path / "out.json"
+    common = ["--cases", str(_small_suite(tmp_path)), "--id", killable.id, "--id", quiet.id, "--jobs", "1", "--quiet",
+              "--skip-equivalent", "--json", str(out)]
+    assert mutate.main([*common, "--equivalent", str(equivalent)]) == 0
+    data = json.loads(out.read_text())
+    assert [m["id"] for m in data["mutants"]] == [killable.id] and data["skipped_equivalent"] == 1
+    # Not listed, the same mutant runs and survives: the flag skips only what equivalent.yaml explains.
+    assert mutate.main([*common, "--equivalent", str(tmp_path / "none.yaml")]) == 1
+    data = json.loads(out.read_text())
+    assert [s["id"] for s in data["survivors"]] == [quiet.id] and data["skipped_equivalent"] == 0

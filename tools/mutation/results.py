@@ -310,6 +310,7 @@ class Report:
     jobs: int = 1
     command: str = ""
     cases: int = 0
+    skipped_equivalent: int = 0  # selected, listed in equivalent.yaml, not run (--skip-equivalent)
 
     def tallies(self) -> tuple[dict[str, Tally], Tally]:
         per_file: dict[str, Tally] = {}
@@ -340,6 +341,7 @@ class Report:
             "generated": self.generated,
             "selected": self.selected,
             "not_run_budget": self.not_run,
+            "skipped_equivalent": self.skipped_equivalent,
             "total": total.to_json(),
             "files": {name: tally.to_json() for name, tally in per_file.items()},
             "survivors": [r.to_json() for r in self.survivors()],
@@ -404,6 +406,7 @@ def render_markdown(report: Report) -> str:
     lines = [
         f"Mutants generated: {report.generated}; run: {len(report.results)}"
         + (f" (of {report.selected} selected; {report.not_run} not started: budget)" if report.not_run else "")
+        + (f"; {report.skipped_equivalent} listed equivalents not run (--skip-equivalent)" if report.skipped_equivalent else "")
         + f"; {report.cases} cases; jobs {report.jobs}; wall time {_duration(report.wall_seconds)}"
         + f" (unmutated suite {report.baseline_seconds:.1f} s, per-mutant limit {report.deadline:g} s).",
         "",
@@ -457,6 +460,9 @@ def render_terminal(report: Report) -> str:
         out.append(f"STALE equivalent.yaml line {entry.line_no}: {entry.label} matches no mutant")
     if report.not_run:
         out.append(f"budget: {report.not_run} of {report.selected} selected mutants were not started")
+    if report.skipped_equivalent:
+        out.append(f"--skip-equivalent: {report.skipped_equivalent} mutants of the sample are listed in equivalent.yaml "
+                   "and were not run (tools/mutation/guard.py fuzzes them)")
     out.append(f"{len(report.results)} mutants in {_duration(report.wall_seconds)} with {report.jobs} jobs; "
                f"unmutated suite {report.baseline_seconds:.1f} s ({report.cases} cases), per-mutant limit {report.deadline:g} s")
     return "\n".join(out)

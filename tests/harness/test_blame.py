@@ -95,6 +95,7 @@ def record_reference(cases: list[Case]) -> Reference:
     client = EngineClient(lambda: InProcessTransport(lambda: recorder), validate=False)
     client.start()
     try:
+        assert len(recorder.exchanges) == 1, "the client's start is one hello"
         hello = recorder.exchanges[0]
         runner = Runner(client)
         runs = []

@@ -225,7 +225,7 @@ def _plain_deck(message: Any) -> bool:
     """A new_hand whose `deck` is 52 distinct card texts: what the schema asks of it, checked with
     one set instead of 52 patterns and a pairwise uniqueness test (most of new_hand's schema time)."""
     deck = message.get("deck") if isinstance(message, Mapping) else None
-    if not isinstance(deck, list) or len(deck) != 52 or not all(type(card) is str for card in deck):
+    if not isinstance(deck, list) or len(deck) != 52 or set(map(type, deck)) != {str}:
         return False
     cards = set(deck)
     return len(cards) == 52 and cards <= _CARD_TEXTS

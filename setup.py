@@ -29,6 +29,7 @@ COMPILED_MODULES = (
     "validator/studcheck/engine/errors.py",
     "validator/studcheck/engine/dealing.py",
     "validator/studcheck/engine/explain.py",
+    "validator/studcheck/engine/explain_award.py",
     "validator/studcheck/engine/betting.py",
     "validator/studcheck/engine/showdown.py",
     "validator/studcheck/engine/state.py",

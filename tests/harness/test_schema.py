@@ -104,3 +104,36 @@ def test_problem_names_the_path() -> None:
     response["state"]["seats"][1]["up"] = ["10h"]
     problem = schema_problem("response_state", response)
     assert problem is not None and problem.startswith("state.seats[1].up[0]:")
+
+
+def new_hand_request() -> dict[str, Any]:
+    """A valid new_hand as the Runner sends it (the first request of a bundled case)."""
+    case = next(case for case in load_cases([CASES]) if case.setup_refused is None)
+    client = EngineClient(InProcessTransport)
+    client.start()
+    try:
+        Runner(client).run(case)
+        request: dict[str, Any] = client.transcript[0]["request"]
+    finally:
+        client.stop()
+    assert request["type"] == "new_hand"
+    return request
+
+
+@pytest.mark.parametrize("deck_change", ["duplicate", "short", "long", "ten", "newline", "lower", "number", "object"])
+def test_a_deck_checked_apart_decides_as_the_schema(deck_change: str) -> None:
+    """new_hand's plain decks skip the compiled deck check (messages._plain_deck): every bad deck
+    still gets the authoritative validator's verdict and words, and a good one passes."""
+    request = new_hand_request()
+    assert schema_problem("request_new_hand", request) is None
+    deck = list(request["deck"])
+    changed = {"duplicate": [deck[1], *deck[1:]], "short": deck[:51], "long": [*deck, deck[0]], "ten": ["10h", *deck[1:]],
+               "newline": [deck[0] + "\n", *deck[1:]], "lower": [deck[0].lower(), *deck[1:]], "number": [1, *deck[1:]],
+               "object": [{}, *deck[1:]]}[deck_change]
+    bad = {**request, "deck": changed}
+    authoritative = _validator("request_new_hand")
+    error = next(iter(authoritative.iter_errors(bad)), None)
+    problem = schema_problem("request_new_hand", bad)
+    assert (problem is None) == (error is None), (problem, error)
+    if deck_change != "newline":  # a pattern's `$` lets a final newline through
+        assert problem is not None and problem.startswith("deck"), problem

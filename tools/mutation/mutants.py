@@ -24,11 +24,11 @@ from pathlib import Path
 #: The files mutated, relative to the package directory (validator/studcheck).
 TARGET_PATTERNS = ("engine/*.py", "rules.py", "evaluate.py")
 #: Explanations (which rule decided a fact, for blame) are not part of what an engine shows over
-#: the protocol, so the case suite cannot tell their mutants apart: engine/explain.py and the lines
-#: of the engine that only feed it (its guarded `self._notes` calls) are not mutated here. They are
-#: pinned by tests/unit/test_explain.py and tests/harness/test_blame.py, whose expectations come
-#: from the rules (docs/mutation.md, "What is not mutated").
-EXCLUDED_FILES = ("engine/explain.py",)
+#: the protocol, so the case suite cannot tell their mutants apart: engine/explain.py, its award
+#: half engine/explain_award.py, and the lines of the engine that only feed them (its guarded
+#: `self._notes` calls) are not mutated here. They are pinned by tests/unit/test_explain.py and
+#: tests/harness/test_blame.py, whose expectations come from the rules (docs/mutation.md, "What is not mutated").
+EXCLUDED_FILES = ("engine/explain.py", "engine/explain_award.py")
 EXPLANATION_MARKS = ("self._notes", "explain.")
 
 #: Operators in the order they are tried at one node.

@@ -7,7 +7,6 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
-
 from harness_helpers import CASES, engine
 
 HANG_GUARD_S = 600  # seconds before a subprocess counts as hung: a guard, not a measurement (load cannot break it)

@@ -57,8 +57,9 @@ def test_without_the_option_the_plugin_does_nothing(tmp_path: Path) -> None:
     assert done.returncode == 0 and "1 passed" in done.stdout
 
 
-# Under pytest-xdist (3 passed, 2 skipped with stud_high_only): tests/harness/test_xdist.py runs this
-# engine on these cases with and without `-n 2` and finds the same items with the same outcomes.
+# Under pytest-xdist: tests/harness/test_xdist.py runs an engine that passes some of these cases, fails
+# some and is not applicable to others (stud_high_only_wrong_rules.py) with and without `-n 2` and
+# finds the same items with the same outcomes.
 
 
 def test_engine_that_cannot_start_fails_every_item_without_hanging(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("pokerkit")
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
+HARNESS_CASES = Path(__file__).resolve().parent / "harness" / "cases"
 
 
 def _load_run() -> ModuleType:
@@ -36,7 +37,9 @@ def test_quick_path_on_tiny_sizes(tmp_path: Path) -> None:
     config = run.Config(
         evaluation=EvalConfig(hands=300, pokerkit_hands=60, repeat=1, seed=7),
         hands=HandConfig(studcheck_hands=6, pokerkit_hands=3, repeat=1, seed=7),
-        commands=CommandConfig(repeat=1, fuzz_hands=3, suite_args=("--variant", "razz")),
+        # the harness's five cases: the rows' plumbing (runs, exit codes, reports) is the same for five cases
+        # as for 714, and the whole suite through the protocol is `.ci/run`'s `studcheck run` step
+        commands=CommandConfig(repeat=1, fuzz_hands=3, suite_args=("--cases", str(HARNESS_CASES))),
     )
     out = tmp_path / "bench.json"
     assert run.run(config, quick=True, json_path=out, progress=False) == 0

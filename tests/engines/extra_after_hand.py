@@ -1,10 +1,13 @@
 """Writes its answer twice when it ends a hand labelled with the first argument (default: any hand).
 
 The second copy comes after the case's last answer: the harness must blame that case, not the next.
+Both copies go out in one write, so the copy is in the pipe when the answer is read, however busy
+the machine (two writes could be a scheduler's time slice apart).
 """
+import json
 import sys
 
-from _common import send, serve_with
+from _common import serve_with
 
 LABEL = sys.argv[1] if len(sys.argv) > 1 else ""
 label = ""
@@ -16,7 +19,9 @@ def hook(request, server, number):
         label = request.get("label", "")
     response = server.handle(request)
     if LABEL in label and (response.get("state") or {}).get("street") == "complete":
-        send(response)
+        sys.stdout.write((json.dumps(response) + "\n") * 2)
+        sys.stdout.flush()
+        return None
     return response
 
 

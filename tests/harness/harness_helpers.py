@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import shlex
 import sys
 from collections.abc import Sequence
@@ -28,3 +30,13 @@ def harness_main(argv: Sequence[str]) -> int:
     args = parser.parse_args(list(argv))
     code: int = args.handler(args)
     return code
+
+
+def run_quietly(*argv: str) -> tuple[int, str, str]:
+    """`harness_main` with stdout and stderr captured, for module-scoped fixtures (where `capsys`
+    cannot go); like the `run_harness` fixture it forbids tracebacks."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = harness_main(argv)
+    assert "Traceback" not in out.getvalue() + err.getvalue(), out.getvalue() + err.getvalue()
+    return code, out.getvalue(), err.getvalue()

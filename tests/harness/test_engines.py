@@ -1,19 +1,23 @@
 """Deliberately broken engines (tests/engines/) each get an honest verdict; the harness never hangs.
 
-Every run here goes through real subprocesses and the `studcheck run` command, with a small
-timeout; the report of each run is checked against spec/schema/report.schema.json.
+Every run here goes through real subprocesses and the `studcheck run` command (a short answer
+timeout for the engine that hangs); the report of each run is checked against
+spec/schema/report.schema.json. Each broken engine runs once; its verdicts and what they carry
+(evidence, stderr, the step) are read from that one report.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
-from harness_helpers import CASES, engine
+from harness_helpers import CASES, engine, run_quietly
 from studcheck.resources import schema_path
 
 REPORT_VALIDATOR = Draft202012Validator(json.loads(schema_path("report").read_text()))
@@ -37,68 +41,86 @@ def problems(lines: list[dict[str, Any]]) -> dict[str, str | None]:
     return {line["id"]: line.get("problem") for line in lines if line["kind"] == "case" and line["outcome"] == "error"}
 
 
-@pytest.mark.parametrize(
-    ("name", "extra", "code", "expected", "problem"),
-    [
-        ("crash_mid_hand", [], 1, {**ALL_PASS, "T-CRASH-001": "error"}, "crash"),
-        ("hang_third_request", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "pass"}, "timeout"),
-        ("not_json", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "not_json"),
-        ("wrong_seq", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "wrong_seq"),
-        ("huge_line", ["--id", "T-RAZ-001", "--timeout", "10"], 1, {"T-RAZ-001": "error"}, "line_too_long"),
-        ("exit_after_hello", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "crash"),
-        ("bad_schema", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response"),
-        # the stray line is seen before the next request (bad_response) or as its answer (wrong_seq)
-        ("double_answer", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response|wrong_seq"),
-        ("stderr_flood", [], 0, ALL_PASS, None),
-        ("wrong_rules", [], 1, {**ALL_PASS, "T-BRI-001": "fail", "T-BRI-002": "pass"}, None),
-        ("sticky_refusal", [], 1, {**ALL_PASS, "T-BRI-001": "fail"}, None),
-        ("stud_high_only", [], 0, {**ALL_PASS, "T-BRI-002": "not_applicable", "T-RAZ-001": "not_applicable"}, None),
-    ],
-)
-def test_broken_engine_verdicts(run_harness, tmp_path: Path, name: str, extra: list[str], code: int,  # type: ignore[no-untyped-def]
+#: (engine, extra arguments, exit code, verdicts, problem); each is run once for the module
+VERDICTS = [
+    ("crash_mid_hand", [], 1, {**ALL_PASS, "T-CRASH-001": "error"}, "crash"),
+    # --timeout 1: a hang costs a second; the "timeout" verdict, not a stopwatch, says that is what ended it
+    ("hang_third_request", ["--id", "T-OK-001", "--id", "T-RAZ-001", "--timeout", "1"], 1,
+     {"T-OK-001": "error", "T-RAZ-001": "pass"}, "timeout"),
+    ("not_json", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "not_json"),
+    ("wrong_seq", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "wrong_seq"),
+    ("huge_line", ["--id", "T-RAZ-001", "--timeout", "10"], 1, {"T-RAZ-001": "error"}, "line_too_long"),
+    ("exit_after_hello", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "crash"),
+    ("bad_schema", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response"),
+    # the stray line is seen before the next request (bad_response) or as its answer (wrong_seq)
+    ("double_answer", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response|wrong_seq"),
+    ("stderr_flood", [], 0, ALL_PASS, None),
+    ("wrong_rules", [], 1, {**ALL_PASS, "T-BRI-001": "fail", "T-BRI-002": "pass"}, None),
+    ("sticky_refusal", [], 1, {**ALL_PASS, "T-BRI-001": "fail"}, None),
+    ("stud_high_only", [], 0, {**ALL_PASS, "T-BRI-002": "not_applicable", "T-RAZ-001": "not_applicable"}, None),
+]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineRun:
+    code: int
+    out: str
+    lines: list[dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], EngineRun]:
+    """`studcheck run` of each broken engine of VERDICTS, once for the module: the verdict test and the
+    tests of what a verdict carries read the same report (each engine start costs a Python start-up)."""
+    done: dict[str, EngineRun] = {}
+
+    def get(name: str) -> EngineRun:
+        if name not in done:
+            extra = next(extra for engine_name, extra, *_ in VERDICTS if engine_name == name)
+            report = tmp_path_factory.mktemp(name) / "report.jsonl"
+            # The answer timeout is the default (5 s) except for the engine that hangs: no other engine
+            # here waits for it, so a short one would only fail a correct answer a busy machine delayed.
+            code, out, _ = run_quietly("run", "--engine", engine(name), "--cases", str(CASES), "--report", str(report), *extra)
+            done[name] = EngineRun(code=code, out=out, lines=read_report(report))
+        return done[name]
+
+    return get
+
+
+@pytest.mark.parametrize(("name", "extra", "code", "expected", "problem"), VERDICTS)
+def test_broken_engine_verdicts(runs: Callable[[str], EngineRun], name: str, extra: list[str], code: int,
                                 expected: dict[str, str], problem: str | None) -> None:
-    report = tmp_path / "report.jsonl"
-    # --timeout 1: a hang costs a second; the "timeout" verdict, not a stopwatch, says that is what ended it.
-    exit_code, out, _ = run_harness("run", "--engine", engine(name), "--cases", str(CASES), "--timeout", "1",
-                                    "--report", str(report), *extra)
-    lines = read_report(report)
-    assert outcomes(lines) == expected
-    assert exit_code == code == lines[-1]["exit_code"]
-    assert set(problems(lines).values()) <= set((problem or "").split("|"))
-    assert "variant" in out and "total" in out
+    run = runs(name)
+    assert outcomes(run.lines) == expected
+    assert run.code == code == run.lines[-1]["exit_code"]
+    assert set(problems(run.lines).values()) <= set((problem or "").split("|"))
+    assert "variant" in run.out and "total" in run.out
 
 
-def test_error_verdict_carries_evidence(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    report = tmp_path / "report.jsonl"
-    run_harness("run", "--engine", engine("not_json"), "--cases", str(CASES), "--id", "T-OK-001", "--report", str(report))
-    line = outcomes_line(read_report(report), "T-OK-001")
+def test_error_verdict_carries_evidence(runs: Callable[[str], EngineRun]) -> None:
+    line = outcomes_line(runs("not_json").lines, "T-OK-001")
     assert "DEBUG dealing cards" in line["evidence"]
     assert line["transcript"][0]["request"]["type"] == "new_hand"
     assert "--id T-OK-001" in line["replay"]
 
 
-def test_crash_verdict_carries_stderr(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    report = tmp_path / "report.jsonl"
-    run_harness("run", "--engine", engine("crash_mid_hand"), "--cases", str(CASES), "--id", "T-CRASH-001", "--report", str(report))
-    line = outcomes_line(read_report(report), "T-CRASH-001")
+def test_crash_verdict_carries_stderr(runs: Callable[[str], EngineRun]) -> None:
+    line = outcomes_line(runs("crash_mid_hand").lines, "T-CRASH-001")
     assert "segmentation fault" in line["stderr"]
     assert line["step"] == 2 and line["line"] == 15  # `act 3 fold`, the second action
 
 
-def test_wrong_rules_fail_points_at_the_step(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    report = tmp_path / "report.jsonl"
-    code, out, _ = run_harness("run", "--engine", engine("wrong_rules"), "--cases", str(CASES), "--report", str(report))
-    line = outcomes_line(read_report(report), "T-BRI-001")
+def test_wrong_rules_fail_points_at_the_step(runs: Callable[[str], EngineRun]) -> None:
+    run = runs("wrong_rules")
+    line = outcomes_line(run.lines, "T-BRI-001")
     assert line["mismatches"] == [{"path": "to_act", "expected": 2, "actual": 1}]
     assert line["step"] == 0 and line["file"].endswith("t-bri-001.yaml") and line["line"] == 14
-    assert "t-bri-001.yaml:14" in out and "to_act: expected 2, got 1" in out
-    assert "--id T-BRI-001" in out
+    assert "t-bri-001.yaml:14" in run.out and "to_act: expected 2, got 1" in run.out
+    assert "--id T-BRI-001" in run.out
 
 
-def test_sticky_refusal_is_state_changed(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    report = tmp_path / "report.jsonl"
-    run_harness("run", "--engine", engine("sticky_refusal"), "--cases", str(CASES), "--id", "T-BRI-001", "--report", str(report))
-    line = outcomes_line(read_report(report), "T-BRI-001")
+def test_sticky_refusal_is_state_changed(runs: Callable[[str], EngineRun]) -> None:
+    line = outcomes_line(runs("sticky_refusal").lines, "T-BRI-001")
     assert line["message"] == "state changed after refused action"
     assert line["mismatches"] == [{"path": "pot_total", "expected": 3, "actual": 4}]
 

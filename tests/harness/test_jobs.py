@@ -1,10 +1,21 @@
 """`run --jobs N` writes the reports `--jobs 1` writes; `--shard K/N` partitions; `merge` joins shards.
 
-The identical-results tests run the bundled suite through real engine processes with N = 1, 2, 3
-and compare the JSONL report, the JUnit XML and the terminal output with timing fields taken out
-(`duration_ms`, `duration_s`, `started`, JUnit `time`/`timestamp`, the `in 4.09 s` of the summary)
-and the transcripts' `seq` numbers counted from the case's first request: each engine numbers the
-requests of its whole session, so they depend on the cases that engine ran before (documented).
+The identical-results tests run a part of the bundled suite through real engine processes with
+N = 1, 2, 3 and compare the JSONL report, the JUnit XML and the terminal output with timing fields
+taken out (`duration_ms`, `duration_s`, `started`, JUnit `time`/`timestamp`, the `in 4.09 s` of the
+summary) and the transcripts' `seq` numbers counted from the case's first request: each engine
+numbers the requests of its whole session, so they depend on the cases that engine ran before
+(documented).
+
+Why a part of the suite proves the claim: what `--jobs` changes is which engine runs which case
+and when its verdict comes back, never how a case is judged. What can go wrong is order (of cases,
+groups, not-applicable reasons, the summary's variants), an engine's state leaking into the next
+case it runs (`seq`, stderr, a crash and its restart) and `--maxfail` cutting at another place. Each
+subset below has every one of these: passes, failures and crashes interleaved in case order, several
+groups, more than one variant, and a number of cases that neither 2 nor 3 divides, and it is large
+enough (17 to 43 cases) that every engine runs many cases and some run more than others. The whole
+suite through the protocol is run by `.ci/run`'s `studcheck run` step (one engine per core) and by
+bench/run.py's `jobs.run` row (--jobs 1 and 2); in process by tests/test_cases.py.
 """
 
 from __future__ import annotations
@@ -12,17 +23,32 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from harness_helpers import CASES, engine
+from harness_helpers import CASES, engine, run_quietly
 from test_engines import outcomes, read_report
 from studcheck.harness.parallel import Shard, engines_for
 from studcheck.report.load import read_report as load_for_html
 
 TIMING = ("duration_ms", "duration_s", "started")
+SUITE = Path(__file__).resolve().parents[2] / "cases"
+#: every case passes on the reference: all four variants, refusals, setups refused, hi-lo splits, pot and no limit
+MIXED = [str(SUITE / part) for part in ("razz/refusals", "stud_high/worked-example", "stud_hilo8/hi-lo", "five_card_stud/big-bet")]
+#: diverge_then_crash here: 10 passes, 4 failures, 3 crashes (each restarts the engine) interleaved, three groups, two variants
+CRASHING = [str(SUITE / part) for part in ("razz/setup", "five_card_stud/bring-in")]
+#: wrong_rules here: 13 failures in two groups (bring-in ties, the raise cap) among 22 passes
+WRONG = [str(SUITE / part) for part in ("stud_high/bring-in", "stud_high/raise-cap")]
+SCENARIOS = {
+    "reference": ["--cases", *MIXED],  # `studcheck serve`, the default engine: every case passes
+    "diverge_then_crash": ["--engine", engine("diverge_then_crash"), "--cases", *CRASHING],
+    "wrong_rules": ["--engine", engine("wrong_rules"), "--cases", *WRONG, "--maxfail", "7"],  # stops at the 7th failure in case order
+}
+
+Run = tuple[int, list[dict[str, Any]], str, str]
 
 
 def normalized(path: Path) -> list[dict[str, Any]]:
@@ -55,47 +81,66 @@ def normal_terminal(text: str) -> str:
     return re.sub(r" in \d+\.\d\d s", " in N s", text)
 
 
-def run_jobs(run_harness, tmp_path: Path, jobs: int, *argv: str) -> tuple[int, list[dict[str, Any]], str, str]:  # type: ignore[no-untyped-def]
-    report, junit = tmp_path / f"jobs{jobs}.jsonl", tmp_path / f"jobs{jobs}.xml"
-    code, out, _ = run_harness("run", "--jobs", str(jobs), "--report", str(report), "--junit", str(junit), *argv)
+def run_jobs(where: Path, jobs: int, *argv: str) -> Run:
+    report, junit = where / f"jobs{jobs}.jsonl", where / f"jobs{jobs}.xml"
+    code, out, _ = run_quietly("run", "--jobs", str(jobs), "--report", str(report), "--junit", str(junit), *argv)
     return code, normalized(report), normal_junit(junit), normal_terminal(out)
 
 
+@pytest.fixture(scope="module")
+def one_engine(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Run]:
+    """The `--jobs 1` run of each scenario, run once for the module (the thread-workers test shares it)."""
+    runs: dict[str, Run] = {}
+
+    def get(name: str) -> Run:
+        if name not in runs:
+            runs[name] = run_jobs(tmp_path_factory.mktemp(name), 1, *SCENARIOS[name])
+        return runs[name]
+
+    return get
+
+
 @pytest.mark.parametrize(
-    ("name", "argv"),
+    ("name", "expected"),
     [
-        ("reference", []),  # `studcheck serve`: 549 passes
-        ("diverge_then_crash", ["--tag", "bring-in"]),  # a failure, or a crash (stderr, restart) a little later
-        ("wrong_rules", ["--maxfail", "7"]),  # failures in two groups; the run stops at the 7th in case order
+        ("reference", {"pass"}),
+        ("diverge_then_crash", {"pass", "fail", "error"}),  # an error is a crash: stderr, then a restart
+        ("wrong_rules", {"pass", "fail"}),
     ],
 )
-def test_jobs_write_the_reports_of_one_engine(run_harness, tmp_path: Path, name: str, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
-    if name != "reference":
-        argv = ["--engine", engine(name), *argv]
-    first = run_jobs(run_harness, tmp_path, 1, *argv)
+def test_jobs_write_the_reports_of_one_engine(one_engine: Callable[[str], Run], tmp_path: Path, name: str,
+                                              expected: set[str]) -> None:
+    first = one_engine(name)
     cases = [line for line in first[1] if line["kind"] == "case"]
-    assert len(cases) > 5 and first[1][-1]["exit_code"] == first[0]
-    outcomes = {line["outcome"] for line in cases}
-    assert outcomes == ({"pass"} if name == "reference" else {"pass", "fail"} if name == "wrong_rules" else {"pass", "fail", "error"})
+    stopped = first[1][-1]["stopped"]
+    selected = len(cases) + (stopped["not_run"] if stopped else 0)
+    assert selected >= 17 and selected % 2 and selected % 3 and first[1][-1]["exit_code"] == first[0]
+    assert {line["outcome"] for line in cases} == expected
+    groups = [line for line in first[1] if line["kind"] == "group"]
+    if name == "reference":
+        assert len({line["variant"] for line in cases}) == 4
+    elif name == "diverge_then_crash":
+        assert len(groups) >= 3 and {line["problem"] for line in cases if line["outcome"] == "error"} == {"crash"}
+    else:
+        assert len(groups) == 2 and stopped["maxfail"] == 7 and stopped["not_run"] > 0
     for jobs in (2, 3):
-        again = run_jobs(run_harness, tmp_path, jobs, *argv)
+        again = run_jobs(tmp_path, jobs, *SCENARIOS[name])
         assert again[0] == first[0]
         assert again[1] == first[1]  # the same lines in the same order: cases, groups, footer
         assert again[2] == first[2]
         assert again[3] == first[3]
 
 
-def test_thread_workers_write_the_same_reports(run_harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_thread_workers_write_the_same_reports(one_engine: Callable[[str], Run], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Where workers cannot be forked (macOS, Windows) they are threads in the harness: the same reports."""
-    argv = ["--engine", engine("diverge_then_crash"), "--tag", "bring-in"]
-    first = run_jobs(run_harness, tmp_path, 1, *argv)
     monkeypatch.setattr("studcheck.harness.forked.AVAILABLE", False)
-    assert run_jobs(run_harness, tmp_path, 3, *argv) == first
+    assert run_jobs(tmp_path, 3, *SCENARIOS["diverge_then_crash"]) == one_engine("diverge_then_crash")
 
 
-def test_maxfail_with_jobs_stops_where_one_engine_stops(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_maxfail_with_jobs_stops_where_one_engine_stops(tmp_path: Path) -> None:
     # wrong_rules fails T-BRI-001 only: with -x, one engine runs T-BRI-001 and stops (the 1st case)
-    code, lines, _, out = run_jobs(run_harness, tmp_path, 3, "--engine", engine("wrong_rules"), "--cases", str(CASES), "-x")
+    code, lines, _, out = run_jobs(tmp_path, 3, "--engine", engine("wrong_rules"), "--cases", str(CASES), "-x")
     assert code == 1
     assert [line["id"] for line in lines if line["kind"] == "case"] == ["T-BRI-001"]
     assert lines[-1]["stopped"] == {"maxfail": 1, "not_run": 4}
@@ -194,7 +239,7 @@ def shard_reports(run_harness, tmp_path: Path, count: int, *argv: str) -> list[P
 
 
 def test_merged_shards_are_the_report_of_one_run(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    argv = ["--engine", engine("wrong_rules"), "--variant", "stud_high", "--jobs", "1"]
+    argv = ["--engine", engine("wrong_rules"), "--cases", *WRONG, "--jobs", "1"]  # 35 cases: shards of 12, 12 and 11
     whole = tmp_path / "whole.jsonl"
     code, out, _ = run_harness("run", "--report", str(whole), *argv)
     shards = shard_reports(run_harness, tmp_path, 3, *argv)
@@ -212,13 +257,15 @@ def test_merged_shards_are_the_report_of_one_run(run_harness, tmp_path: Path) ->
 
 
 def test_merge_refuses_what_is_not_one_whole_run(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    one, two = shard_reports(run_harness, tmp_path, 2, "--cases", str(CASES))
+    """What merge reads is the reports; the engine is in process wherever it makes no difference (the
+    stopped shard needs a failing engine: wrong_rules)."""
+    one, two = shard_reports(run_harness, tmp_path, 2, "--cases", str(CASES), "--in-process")
     (tmp_path / "other").mkdir()
-    other = shard_reports(run_harness, tmp_path / "other", 2, "--cases", str(CASES), "--variant", "stud_high")[1]
+    other = shard_reports(run_harness, tmp_path / "other", 2, "--cases", str(CASES), "--variant", "stud_high", "--in-process")[1]
     stopped = tmp_path / "stopped.jsonl"
     run_harness("run", "--cases", str(CASES), "--shard", "1/2", "--engine", engine("wrong_rules"), "-x", "--report", str(stopped))
     whole = tmp_path / "whole.jsonl"
-    run_harness("run", "--cases", str(CASES), "--report", str(whole))
+    run_harness("run", "--cases", str(CASES), "--in-process", "--report", str(whole))
     cut = tmp_path / "cut.jsonl"
     cut.write_text("\n".join(one.read_text().splitlines()[:-1]) + "\n")  # no footer: a killed run
     out = tmp_path / "out.jsonl"

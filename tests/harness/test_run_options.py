@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from junitparser import JUnitXml
 
-from harness_helpers import CASES, engine
+from harness_helpers import CASES, engine, run_quietly
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.harness.xfail import ConfigError, apply_xfail, parse_xfail
 
@@ -101,9 +101,19 @@ def test_junit_is_derived_from_the_report(run_harness, tmp_path: Path) -> None: 
     assert xml.tests == 5 and xml.failures == 0 and xml.skipped == 2
 
 
-def test_junit_failure_has_expected_and_actual(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    junit = tmp_path / "junit.xml"
-    run_harness("run", "--engine", engine("wrong_rules"), "--cases", str(CASES), "--junit", str(junit))
+@pytest.fixture(scope="module")
+def wrong_rules_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Path, Path]:
+    """One `studcheck run` of wrong_rules (T-BRI-001 fails) writing JUnit and appending Markdown, for the tests that read them."""
+    where = tmp_path_factory.mktemp("wrong_rules")
+    junit, summary = where / "junit.xml", where / "summary.md"
+    summary.write_text("earlier step\n")
+    code, _, _ = run_quietly("run", "--engine", engine("wrong_rules"), "--cases", str(CASES), "--junit", str(junit),
+                             "--markdown", str(summary))
+    return code, junit, summary
+
+
+def test_junit_failure_has_expected_and_actual(wrong_rules_run: tuple[int, Path, Path]) -> None:
+    junit = wrong_rules_run[1]
     failure = next(case for case in ET.parse(junit).getroot().iter("testcase") if case.get("name") == "T-BRI-001").find("failure")
     assert failure is not None and "to_act: expected 2, got 1" in (failure.text or "")
 
@@ -128,7 +138,8 @@ def test_smoke_passes_on_the_reference_engine(run_harness) -> None:  # type: ign
     ],
 )
 def test_smoke_explains_in_plain_words(run_harness, name: str, code: int, words: str) -> None:  # type: ignore[no-untyped-def]
-    exit_code, out, _ = run_harness("smoke", "--engine", engine(name), "--timeout", "1")
+    # the default answer timeout: none of these engines hangs, so a short one could only fail a slow machine
+    exit_code, out, _ = run_harness("smoke", "--engine", engine(name))
     assert exit_code == code and words in out
 
 
@@ -149,10 +160,8 @@ def test_real_cli_default_engine_is_studcheck_serve(tmp_path: Path) -> None:
     assert smoke.returncode == 0, smoke.stdout + smoke.stderr
 
 
-def test_markdown_summary_lists_the_table_and_failures(run_harness, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    summary = tmp_path / "summary.md"
-    summary.write_text("earlier step\n")
-    code, _, _ = run_harness("run", "--engine", engine("wrong_rules"), "--cases", str(CASES), "--markdown", str(summary))
+def test_markdown_summary_lists_the_table_and_failures(wrong_rules_run: tuple[int, Path, Path]) -> None:
+    code, _, summary = wrong_rules_run
     text = summary.read_text()
     assert code == 1 and text.startswith("earlier step\n")  # appended, as $GITHUB_STEP_SUMMARY wants
     assert "| stud_high | 3 | 1 | 0 | 0 | 0 | 0 |" in text

@@ -29,7 +29,7 @@ from harness_helpers import CASES, engine
 from studcheck.protocol.client import EngineClient, SubprocessTransport
 from studcheck.protocol.stopping import duration
 from test_engines import outcomes, read_report
-from test_pytest_plugin import plugin_args
+from test_pytest_plugin import NOT_NEEDED, plugin_args
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups and signals are POSIX")
 
@@ -174,7 +174,7 @@ def test_fuzz_on_a_signal_ends_the_engine_group(tmp_path: Path) -> None:
 def test_pytest_plugin_on_a_signal_ends_the_engine_group(tmp_path: Path) -> None:
     command, pids = hanging_engine(tmp_path)
     (tmp_path / "test_nothing.py").write_text("def test_other():\n    pass\n")
-    pytest_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin_args(),
+    pytest_command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *NOT_NEEDED, *plugin_args(),
                       "--studcheck-engine", command, "--studcheck-timeout", NO_TIMEOUT, "--studcheck-cases", str(CASES), "--studcheck-only",
                       str(tmp_path)]
     done, found = interrupt(pytest_command, pids, signal.SIGTERM, cwd=tmp_path)

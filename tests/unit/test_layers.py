@@ -24,7 +24,7 @@ LAYERS: list[set[str]] = [
     {"harness", "adapters"},
     {"phh", "fuzz", "report", "export"},
     {"rulebook"},
-    {"commands", "cli", "pytest_plugin", "__main__"},
+    {"commands", "cli", "pytest_plugin", "pytest_items", "__main__"},
 ]
 #: command modules not yet moved into studcheck/commands/ (others were editing their packages)
 COMMAND_MODULES = {"harness/commands.py", "report/commands.py", "fuzz/commands.py"}

@@ -110,3 +110,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
                                     f"total {sum(_CPU.values()):.1f} s over {len(_CPU)} tests")
     for nodeid, seconds in ranked[: count or None]:
         terminalreporter.write_line(f"{seconds:8.2f}s cpu  {nodeid}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist, the controller fills the run's cache of loaded cases before the workers
+    start: otherwise each worker analyses all the case files (about 3 s) at the same moment."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from studcheck.cases.load import load_cases
+
+        load_cases()

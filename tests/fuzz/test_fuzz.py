@@ -203,25 +203,27 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=HANG_GUARD_S)
 
 
-def test_cli_subprocess_engine_divergence_and_replay(tmp_path: Path) -> None:
-    """The one end-to-end run of the command: `python -m studcheck fuzz` on a subprocess engine, then
-    `studcheck run` on the case it wrote (20 replays shrink this bug to 2 seats, 2 steps)."""
+def test_cli_subprocess_engine_divergence_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The one end-to-end run of the command: `python -m studcheck fuzz` on a subprocess engine (20
+    replays shrink this bug to 2 seats, 2 steps), then the `replay:` line it prints, `studcheck run`
+    (through the CLI's `main`, in this process), fails the engine on the case it wrote."""
     engine = command("check_facing_bet")
     done = cli("--engine", engine, "--hands", "100", "--seed", "1", "--out", "cases", "--shrink-replays", "20", cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
     replay = next(line for line in done.stdout.splitlines() if line.startswith("replay: "))
     argv = ["--engine", engine] + ["--cases", replay.split("--cases ", 1)[1]]
-    again = subprocess.run([sys.executable, "-m", "studcheck", "run", *argv], cwd=tmp_path, capture_output=True,
-                           text=True, timeout=HANG_GUARD_S)
-    assert again.returncode == 1, again.stdout + again.stderr
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", *argv]) == 1, capsys.readouterr()
     assert "hands/s through the protocol" in done.stderr
 
 
-def test_cli_reference_subprocess_agrees(tmp_path: Path) -> None:
-    done = cli("--engine", f"{sys.executable} -m studcheck serve", "--hands", "20", "--variant", "razz", cwd=tmp_path)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "20 hands of razz" in done.stdout
+def test_reference_subprocess_agrees(tmp_path: Path) -> None:
+    """`studcheck serve` as the engine, a real process (driven by `fuzz()` in this process)."""
+    code, lines = run(subprocess_client("-m", "studcheck", "serve"), tmp_path, hands=20, seed=0, variants=("razz",))
+    assert code == 0, lines
+    assert "20 hands of razz" in lines[0]
 
 
 def test_engine_crash_is_reported_not_a_traceback(tmp_path: Path) -> None:
@@ -313,18 +315,19 @@ POTS_KNOWN = "- signature: '* state.pots[].amount *'\n  reason: planted side-pot
 
 
 KeepGoing = tuple[int, list[str], list[Path]]  # exit code, lines, cases written
-KEEP_GOING_HANDS = 30  # seed 1: all three signatures show by hand 9, each in more than one hand
+KEEP_GOING_HANDS = 20  # seed 1: all three signatures show by hand 9, each in more than one hand
 
 
 def keep_going(tmp_path: Path, known: str | None = None, **options: Any) -> KeepGoing:
-    """Two planted bugs, razz only (a signature includes the variant), a small shrink budget (what
-    is shrunk does not matter here, only one case per signature)."""
+    """Two planted bugs, razz only (a signature includes the variant), a tiny shrink budget (what is
+    shrunk does not matter here, only one case per signature; test_same_seed_same_output shows that
+    shrinking is deterministic)."""
     known_entries: tuple[Any, ...] = ()
     if known is not None:
         (tmp_path / "known.yaml").write_text(known, encoding="utf-8")
         known_entries = load_known(tmp_path / "known.yaml")
         options["known_file"] = tmp_path / "known.yaml"
-    code, lines = run(planted_client(TWO_BUGS), tmp_path / "cases", hands=KEEP_GOING_HANDS, replays=10, variants=("razz",),
+    code, lines = run(planted_client(TWO_BUGS), tmp_path / "cases", hands=KEEP_GOING_HANDS, replays=3, variants=("razz",),
                       known=known_entries, **options)
     cases = sorted((tmp_path / "cases").glob("*.yaml")) if (tmp_path / "cases").exists() else []
     return code, lines, cases

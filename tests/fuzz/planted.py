@@ -152,6 +152,19 @@ def _crash(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     return server.handle(request)
 
 
+def _fifth_raise_crash(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
+    """Not a rule bug: dies (exit 134) when asked to raise on fifth street, as
+    tests/engines/crash_on_fifth_raise.py does. Unlike `crash`, it depends on the hand alone, so every
+    `--jobs N` sees it in the same hands (subprocess only)."""
+    if request.get("type") == "act" and request.get("action") == "raise":
+        state = server.handle({"type": "state", "seq": request.get("seq")})
+        if state.get("ok") and state["state"].get("street") == "fifth":
+            print(f"NotImplementedError: raise on fifth street (seat {state['state'].get('to_act')})", file=sys.stderr,
+                  flush=True)
+            os._exit(134)
+    return server.handle(request)
+
+
 def _unsupported_eight(server: Server, request: Mapping[str, Any]) -> dict[str, Any]:
     """Not a bug: an engine that cannot seat eight players says so (reason unsupported)."""
     if request.get("type") == "new_hand" and len(request.get("seats", [])) == 8:
@@ -170,6 +183,7 @@ BUGS: dict[str, Hook] = {
     "showdown_order": _showdown_order,
     "uncontested_stack": _uncontested_stack,
     "crash": _crash,
+    "fifth_raise_crash": _fifth_raise_crash,
     "unsupported_eight": _unsupported_eight,
     "flags_as_numbers": _flags_as_numbers,
     "once": _once,

@@ -2,7 +2,10 @@
 and the request; a failure becomes a reproducer case (and, with --keep-going, the run goes on); a
 line nobody asked for is `bad_response` whatever the timing.
 
-The engines are the deliberately broken ones of tests/engines, run as real subprocesses.
+The engines are the deliberately broken ones of tests/engines, run as real subprocesses. One test
+runs the whole command (`python -m studcheck fuzz`, then `studcheck run` on the reproducer); the
+others drive the command's `fuzz()` in this process (the same code, without starting Python for
+the CLI each time).
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ import pytest
 import yaml
 
 from studcheck.cases.lint import lint_files
+from studcheck.cli import main
+from studcheck.fuzz.commands import FuzzConfig
+from studcheck.fuzz.commands import fuzz as fuzz_command
+from studcheck.fuzz.known import load_known
 from studcheck.fuzz.play import Table
 from studcheck.fuzz.strategies import Capabilities, RandomChooser, draw_setup, hand_seed
 from studcheck.protocol.client import EngineClient, SubprocessTransport
@@ -38,6 +45,19 @@ def fuzz(engine: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]
     return cli("fuzz", "--engine", engine, "--out", "cases", *args, cwd=cwd)
 
 
+def fuzz_here(script: str, out: Path, *, hands: int, seed: int = 0, timeout: float = 10.0, replays: int = 1000,
+              **options: object) -> tuple[int, str]:
+    """`studcheck fuzz --engine 'python tests/engines/SCRIPT'` as the command runs it (its defaults:
+    seed 0, 1000 shrink replays), by its `fuzz()` in this process: the exit code and stdout. (An
+    exception would fail the test: no traceback can reach the user unseen.)"""
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / script)]), timeout=timeout)
+    config = FuzzConfig(hands=hands, seed=seed, variants=(), out=out, replay_engine="--engine ENGINE",
+                        shrink_replays=replays, **options)  # type: ignore[arg-type]
+    lines: list[str] = []
+    code = fuzz_command(client, config, out=lines.append)
+    return code, "\n".join(lines) + "\n"
+
+
 def written(stdout: str, cwd: Path) -> list[Path]:
     return [cwd / line.removeprefix("wrote ") for line in stdout.splitlines() if line.startswith("wrote ")]
 
@@ -51,18 +71,20 @@ def written(stdout: str, cwd: Path) -> list[Path]:
     ("hang_third_request.py", "timeout"),
 ])
 def test_every_engine_error_names_the_hand_the_seed_and_the_request(engine: str, problem: str, tmp_path: Path) -> None:
-    done = fuzz(f"{sys.executable} {ENGINES / engine}", "--hands", "40", "--seed", "3", "--timeout", "1", cwd=tmp_path)
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "Traceback" not in done.stderr
-    error = ERROR_LINE.search(done.stdout)
-    assert error is not None, done.stdout
+    code, stdout = fuzz_here(engine, tmp_path / "cases", hands=40, seed=3, timeout=1)
+    assert code == 1, stdout
+    error = ERROR_LINE.search(stdout)
+    assert error is not None, stdout
     assert error.group(1) == problem and error.group(3) == "40" and error.group(4) == "3", error.group(0)
-    request = REQUEST_LINE.search(done.stdout, error.end())
-    assert request is not None, done.stdout
-    assert "  engine process: " in done.stdout and "  signature: error " in done.stdout
+    request = REQUEST_LINE.search(stdout, error.end())
+    assert request is not None, stdout
+    assert "  engine process: " in stdout and "  signature: error " in stdout
 
 
-def test_crash_writes_a_reproducer_that_run_replays_and_stops_the_run(tmp_path: Path) -> None:
+def test_crash_writes_a_reproducer_that_run_replays_and_stops_the_run(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """End to end: `python -m studcheck fuzz`, then `studcheck run` (through its `main`, in this
+    process) replays the reproducer on the engine (a crash again) and on the reference (a pass)."""
     done = fuzz(CRASH, "--hands", "30", cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     error = ERROR_LINE.search(done.stdout)
@@ -81,42 +103,45 @@ def test_crash_writes_a_reproducer_that_run_replays_and_stops_the_run(tmp_path: 
     assert last_act.split()[1] == "raise", case["steps"]  # the request the engine died on is the last action
     assert "expect" in case["steps"][-1]
 
-    again = cli("run", "--engine", CRASH, "--cases", str(path), cwd=tmp_path)
-    assert again.returncode == 1, again.stdout + again.stderr
-    assert "crash" in again.stdout and "raise on fifth street" in again.stdout, again.stdout
-    reference = cli("run", "--cases", str(path), cwd=tmp_path)
-    assert reference.returncode == 0, reference.stdout + reference.stderr
+    capsys.readouterr()
+    assert main(["run", "--engine", CRASH, "--cases", str(path)]) == 1
+    again = capsys.readouterr().out
+    assert "crash" in again and "raise on fifth street" in again, again
+    assert main(["run", "--cases", str(path)]) == 0, capsys.readouterr()
 
 
-def test_crash_under_keep_going_writes_one_reproducer_per_signature_and_goes_on(tmp_path: Path) -> None:
-    done = fuzz(CRASH, "--hands", "60", "--keep-going", cwd=tmp_path)
-    assert done.returncode == 1, done.stdout + done.stderr
-    errors = ERROR_LINE.findall(done.stdout)
-    paths = written(done.stdout, tmp_path)
-    assert len(errors) == len(paths) >= 2, done.stdout  # two variants at least, in 60 hands of seed 0
+def test_crash_under_keep_going_writes_one_reproducer_per_signature_and_goes_on(tmp_path: Path,
+                                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 1, 20 hands: crashes in three variants (first in hands 2, 3 and 11), in more hands than that."""
+    code, stdout = fuzz_here("crash_on_fifth_raise.py", tmp_path / "cases", hands=20, seed=1, keep_going=True)
+    assert code == 1, stdout
+    errors = ERROR_LINE.findall(stdout)
+    paths = written(stdout, Path("/"))
+    assert len(errors) == len(paths) >= 2, stdout  # two variants at least
     assert all(path.name.endswith("-crash.yaml") for path in paths)
-    table = re.search(r"^signatures: (\d+) \((\d+) new, 0 known\) in (\d+) of 60 hands$", done.stdout, re.M)
-    assert table is not None and int(table.group(3)) > len(paths), done.stdout  # more hands crashed: counted
-    assert re.search(r"^ +\d+ +\d+ +error crash \w+ +new: cases/", done.stdout, re.M)
-    assert "60 hands (" in done.stderr  # every hand was played
+    table = re.search(r"^signatures: (\d+) \((\d+) new, 0 known\) in (\d+) of 20 hands$", stdout, re.M)
+    assert table is not None and int(table.group(3)) > len(paths), stdout  # more hands crashed: counted
+    assert re.search(rf"^ +\d+ +\d+ +error crash \w+ +new: {re.escape(str(tmp_path / 'cases'))}/", stdout, re.M)
+    assert "20 hands (" in capsys.readouterr().err  # every hand was played
 
     known = tmp_path / "known.yaml"
     known.write_text("- signature: error crash *\n  reason: raising on fifth street is not implemented\n", encoding="utf-8")
-    listed = fuzz(CRASH, "--hands", "30", "--keep-going", "--known", str(known), "--out", "more", cwd=tmp_path)
-    assert listed.returncode == 0, listed.stdout + listed.stderr
-    assert "ENGINE ERROR" not in listed.stdout and not (tmp_path / "more").exists()
-    assert "known: raising on fifth street is not implemented" in listed.stdout
+    code, listed = fuzz_here("crash_on_fifth_raise.py", tmp_path / "more", hands=5, seed=1, keep_going=True,
+                             known=load_known(known), known_file=known)
+    assert code == 0, listed
+    assert "ENGINE ERROR" not in listed and not (tmp_path / "more").exists()
+    assert "known: raising on fifth street is not implemented" in listed
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 5])
 def test_a_second_answer_is_a_line_nobody_asked_for_whatever_the_timing(seed: int, tmp_path: Path) -> None:
     """double_answer.py answers every new_hand twice. Pipelined, the copy is read where the next
     answer was due, with the seq of the request before: still a line nobody asked for."""
-    done = fuzz(f"{sys.executable} {ENGINES / 'double_answer.py'}", "--hands", "5", "--seed", str(seed), cwd=tmp_path)
-    assert done.returncode == 1, done.stdout + done.stderr
-    error = ERROR_LINE.search(done.stdout)
-    assert error is not None and error.group(1) == "bad_response", done.stdout
-    assert "a line nobody asked for" in error.group(6) and "wrong_seq" not in done.stdout.split("\nreproducer")[0]
+    code, stdout = fuzz_here("double_answer.py", tmp_path / "cases", hands=5, seed=seed)
+    assert code == 1, stdout
+    error = ERROR_LINE.search(stdout)
+    assert error is not None and error.group(1) == "bad_response", stdout
+    assert "a line nobody asked for" in error.group(6) and "wrong_seq" not in stdout.split("\nreproducer")[0]
 
 
 def test_a_line_nobody_asked_for_while_no_answer_is_due_is_named_the_same(tmp_path: Path) -> None:
@@ -149,12 +174,11 @@ def test_a_line_nobody_asked_for_after_the_last_answer_of_the_run(tmp_path: Path
     """After the run's last hand the fuzzer listens for a stray line, as `studcheck run` does after
     its last case."""
     for seed in range(10):
-        done = fuzz(f"{sys.executable} {ENGINES / 'extra_after_hand.py'}", "--hands", "1", "--seed", str(seed),
-                    cwd=tmp_path)
-        if done.returncode == 0:
+        code, stdout = fuzz_here("extra_after_hand.py", tmp_path / f"cases{seed}", hands=1, seed=seed)
+        if code == 0:
             continue  # the hand did not end with an answer (an action tried after the end)
-        error = ERROR_LINE.search(done.stdout)
-        assert error is not None and error.group(1) == "bad_response", done.stdout
+        error = ERROR_LINE.search(stdout)
+        assert error is not None and error.group(1) == "bad_response", stdout
         assert "nobody asked for" in error.group(6), error.group(6)
         assert error.group(2) == "1"
         return
@@ -163,11 +187,12 @@ def test_a_line_nobody_asked_for_after_the_last_answer_of_the_run(tmp_path: Path
 
 def test_failures_while_shrinking_are_counted_under_the_divergence(tmp_path: Path) -> None:
     """diverge_then_crash.py dies two actions after its divergence: most candidate hands replayed
-    while shrinking crash it too. The engine is restarted each time and the report says how often."""
-    done = fuzz(f"{sys.executable} {ENGINES / 'diverge_then_crash.py'}", "--hands", "1", "--shrink-replays", "20",
-                cwd=tmp_path)
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "  then, past the divergence, the engine failed (crash on seq " in done.stdout
-    failed = re.search(r"^  note: the engine failed on (\d+) of the hands replayed while shrinking", done.stdout, re.M)
-    assert failed is not None and 1 <= int(failed.group(1)) <= 41, done.stdout
-    assert "  on the engine: fail (pot_total: " in done.stdout  # restarted before the case ran on it
+    while shrinking crash it too. The engine is restarted each time and the report says how often
+    (5 replays a pass: each restart starts a Python process)."""
+    replays = 5
+    code, stdout = fuzz_here("diverge_then_crash.py", tmp_path / "cases", hands=1, replays=replays)
+    assert code == 1, stdout
+    assert "  then, past the divergence, the engine failed (crash on seq " in stdout
+    failed = re.search(r"^  note: the engine failed on (\d+) of the hands replayed while shrinking", stdout, re.M)
+    assert failed is not None and 1 <= int(failed.group(1)) <= 2 * replays + 1, stdout
+    assert "  on the engine: fail (pot_total: " in stdout  # restarted before the case ran on it

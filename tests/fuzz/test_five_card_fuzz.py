@@ -5,7 +5,6 @@ passes them."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from studcheck.cases.lint import lint_files
 from studcheck.cases.load import rule_index
 from studcheck.fuzz.commands import FuzzConfig, fuzz
 from studcheck.fuzz.strategies import Capabilities, RandomChooser, draw_setup, hand_seed
-from studcheck.protocol.client import EngineClient, InProcessTransport
+from studcheck.protocol.client import EngineClient, InProcessTransport, SubprocessTransport
 from studcheck.rules import Variant
 
 ENGINES = Path(__file__).resolve().parents[1] / "engines"
@@ -37,18 +36,28 @@ def test_setups_use_each_variants_seats() -> None:
     assert all(most[variant.value] == 8 for variant in Variant if variant is not Variant.FIVE_CARD_STUD)
 
 
-@pytest.mark.parametrize("bug", ["card_shift", "showdown_order", "uncontested_stack", "side_pot", "check_facing_bet"])
+#: each planted bug (test_fuzz.py) and the rule its five-card case must cite among its first three
+FIVE_CARD_BUGS = {"card_shift": "FIVE.STREETS", "showdown_order": "SHOWDOWN.ORDER.", "uncontested_stack": "SHOWDOWN.UNCONTESTED",
+                  "side_pot": "POT.SIDE", "check_facing_bet": "BET.CHECK"}
+
+
+@pytest.mark.parametrize("bug", FIVE_CARD_BUGS)
 def test_planted_bugs_in_five_card_stud_give_five_card_cases(bug: str, tmp_path: Path) -> None:
     """The planted bugs of test_fuzz.py, found in five-card stud hands: the case is written (the
-    awards, the deal, the order all have five-card rules) and cites only rules of the variant."""
+    awards, the deal, the order all have five-card rules), cites the bug's rule (FIVE.STREETS, not
+    DEAL.STREETS, for the deal) and only rules of the variant. A shrink budget of 40 (200 before:
+    the size of the hand is test_fuzz.py's claim) cites the same rules as 200 but for card_shift,
+    whose longer hand leaves out ALLIN.RUNOUT (which side_pot's case cites on 10 replays)."""
     client = EngineClient(lambda: InProcessTransport(lambda: planted_server(bug)))
     config = FuzzConfig(hands=400, seed=1, variants=("five_card_stud",), out=tmp_path, replay_engine="--engine E",
-                        shrink_replays=200)
+                        shrink_replays=40)
     lines: list[str] = []
     assert fuzz(client, config, out=lines.append) == 1, lines
     written = [Path(line.removeprefix("wrote ")) for line in lines if line.startswith("wrote ")]
     assert len(written) == 1, lines
     _cites_five_card_rules_only(written[0])
+    rules = yaml.safe_load(written[0].read_text(encoding="utf-8"))["rules"]
+    assert any(rule.startswith(FIVE_CARD_BUGS[bug]) for rule in rules[:3]), rules
 
 
 def _cites_five_card_rules_only(path: Path) -> None:
@@ -61,13 +70,15 @@ def _cites_five_card_rules_only(path: Path) -> None:
 
 
 def test_written_five_card_cases_cite_five_card_rules(tmp_path: Path) -> None:
-    engine = f"{sys.executable} {ENGINES / 'wrong_rules.py'}"
-    done = subprocess.run([sys.executable, "-m", "studcheck", "fuzz", "--engine", engine, "--variant", "five_card_stud",
-                           "--hands", "300", "--seed", "5", "--keep-going", "--no-progress", "--out", str(tmp_path),
-                           "--shrink-replays", "40"],  # shrinking is not what this tests: less of it, the same rules cited
-                          capture_output=True, text=True, timeout=600)
-    assert done.returncode == 1, done.stdout + done.stderr  # wrong_rules diverges
+    """wrong_rules.py, a real engine process, keep going: seed 5 shows its two signatures (the
+    bring-in tie, the raise cap) in hands 1 and 24 (30 hands played; 300 before, which found no
+    other). Shrinking is not what this tests: 10 replays (40 before) cite the same rules."""
+    client = EngineClient(lambda: SubprocessTransport([sys.executable, str(ENGINES / "wrong_rules.py")]))
+    config = FuzzConfig(hands=30, seed=5, variants=("five_card_stud",), out=tmp_path, replay_engine="--engine E",
+                        shrink_replays=10, keep_going=True)
+    lines: list[str] = []
+    assert fuzz(client, config, out=lines.append) == 1, lines  # wrong_rules diverges
     written = sorted(tmp_path.glob("fs-gen-*.yaml"))
-    assert written, done.stdout
+    assert len(written) == 2, lines
     for path in written:
         _cites_five_card_rules_only(path)

@@ -34,7 +34,9 @@ from test_pytest_plugin import NOT_NEEDED, plugin_args
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups and signals are POSIX")
 
 #: run studcheck with Python's usual SIGINT handler even if this test process ignores SIGINT
-STUDCHECK = [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+#: and with faulthandler on SIGUSR1, so that a command that hangs can be asked where (see `interrupt`)
+STUDCHECK = [sys.executable, "-c", "import faulthandler, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "faulthandler.register(signal.SIGUSR1, all_threads=True); "
              "from studcheck.cli import main; sys.exit(main(sys.argv[1:]))"]
 #: seconds a stopped command may take before the test calls it hung: a guard, not a measurement
 HANG_GUARD = 120
@@ -70,12 +72,31 @@ def interrupt(command: list[str], pids: Path, signum: int, *, cwd: Path) -> tupl
         process.send_signal(signum)
         # The engine ignores SIGTERM and never answers, and the command's answer timeout (NO_TIMEOUT)
         # is longer than this guard: it ends here only if the signal ended it and killed the group.
-        out, err = process.communicate(timeout=HANG_GUARD)
+        try:
+            out, err = process.communicate(timeout=HANG_GUARD)
+        except subprocess.TimeoutExpired:
+            # Hung (seen once, on a loaded machine, after SIGHUP): fail with where each of its
+            # threads was, from faulthandler, and end its engine too (its own process group).
+            process.send_signal(signal.SIGUSR1)
+            time.sleep(2)
+            process.kill()
+            out, err = process.communicate()
+            for pid in ([int(p) for p in pids.read_text().split()] if pids.exists() else []):
+                _kill_group(pid)
+            pytest.fail(f"studcheck did not end within {HANG_GUARD} s of signal {signum}; its threads:\n{err[-6000:]}\n"
+                        f"stdout: {out[-2000:]}")
     finally:
         if process.poll() is None:
             process.kill()
     found = [int(pid) for pid in pids.read_text().split()]
     return subprocess.CompletedProcess(command, process.returncode, out, err), found
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 def assert_gone(pids: list[int]) -> None:

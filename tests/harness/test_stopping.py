@@ -33,9 +33,12 @@ from test_pytest_plugin import NOT_NEEDED, plugin_args
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups and signals are POSIX")
 
-#: run studcheck with Python's usual SIGINT handler even if this test process ignores SIGINT
-#: and with faulthandler on SIGUSR1, so that a command that hangs can be asked where (see `interrupt`)
+#: run studcheck with Python's usual SIGINT handler and the default SIGHUP and SIGTERM even if this
+#: test process ignores them (a background job ignores SIGINT; under `nohup` SIGHUP is ignored, and
+#: studcheck rightly keeps an ignored signal ignored, so the SIGHUP test would hang), and with
+#: faulthandler on SIGUSR1, so that a command that hangs can be asked where (see `interrupt`)
 STUDCHECK = [sys.executable, "-c", "import faulthandler, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "signal.signal(signal.SIGHUP, signal.SIG_DFL); signal.signal(signal.SIGTERM, signal.SIG_DFL); "
              "faulthandler.register(signal.SIGUSR1, all_threads=True); "
              "from studcheck.cli import main; sys.exit(main(sys.argv[1:]))"]
 #: seconds a stopped command may take before the test calls it hung: a guard, not a measurement
@@ -75,8 +78,8 @@ def interrupt(command: list[str], pids: Path, signum: int, *, cwd: Path) -> tupl
         try:
             out, err = process.communicate(timeout=HANG_GUARD)
         except subprocess.TimeoutExpired:
-            # Hung (seen once, on a loaded machine, after SIGHUP): fail with where each of its
-            # threads was, from faulthandler, and end its engine too (its own process group).
+            # Hung: fail with where each of its threads was, from faulthandler, and end its
+            # engine too (its own process group).
             process.send_signal(signal.SIGUSR1)
             time.sleep(2)
             process.kill()

@@ -41,7 +41,8 @@ class EngineState:
                 argv = engine_argv(self.config.getoption("studcheck_engine"), shell=self.config.getoption("studcheck_shell"))
             except ValueError as exc:
                 raise pytest.UsageError(str(exc)) from None
-            client = EngineClient(lambda: SubprocessTransport(argv), timeout=self.config.getoption("studcheck_timeout") or DEFAULT_TIMEOUT)
+            timeout = self.config.getoption("studcheck_timeout")
+            client = EngineClient(lambda: SubprocessTransport(argv), timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
             try:
                 client.start()
             except EngineError as exc:

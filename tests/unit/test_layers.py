@@ -17,7 +17,7 @@ ROOT = Path(studcheck.__file__).resolve().parent
 #: lowest first; a name is a subpackage or a top-level module of studcheck
 LAYERS: list[set[str]] = [
     {"studcheck", "cards", "resources", "jsonio", "safe_text"},
-    {"rules", "evaluate"},
+    {"rules", "evaluate", "schemacheck"},
     {"engine"},
     {"protocol"},
     {"cases"},

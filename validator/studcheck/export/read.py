@@ -7,18 +7,15 @@ so what reaches the model is well typed; a card or value the model itself refuse
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-import jsonschema
 
 from studcheck.cards import Card, CardError, parse_card
 from studcheck.cases.model import Case, SetupRefusal, Step, StepKind
 from studcheck.export.write import CASE_FORMAT, FORMAT_VERSION, INDEX_FORMAT
-from studcheck.resources import data_root, schema_path
+from studcheck.resources import data_root
 from studcheck.rules import ActionType, SeatSetup, SetupError, Stakes, Variant
+from studcheck.schemacheck import best_problem
 
 #: bigger than any case export (the largest bundled one is about 200 KB) by far; a reader sets bounds once
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
@@ -33,38 +30,9 @@ class ExportError(ValueError):
         self.message = message
 
 
-@lru_cache(maxsize=None)
-def _validator(definition: str) -> jsonschema.protocols.Validator:
-    schema = json.loads(schema_path("export").read_text(encoding="utf-8"))
-    root = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
-    validator: jsonschema.protocols.Validator = jsonschema.Draft202012Validator(root)
-    return validator
-
-
-@lru_cache(maxsize=None)
-def _fast(definition: str) -> Callable[[Any], Any]:
-    """fastjsonschema's compiled check (the schema means the same in draft-07); jsonschema words the errors."""
-    import fastjsonschema  # type: ignore[import-untyped, unused-ignore]
-
-    schema = json.loads(schema_path("export").read_text(encoding="utf-8"))
-    wrapper = {"$schema": "http://json-schema.org/draft-07/schema#", "$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
-    compiled: Callable[[Any], Any] = fastjsonschema.compile(wrapper)
-    return compiled
-
-
 def schema_problem(definition: str, document: Any) -> str | None:
-    """The first reason `document` breaks `$defs/<definition>` of the export schema, or None."""
-    try:
-        _fast(definition)(document)
-    except Exception:  # any objection: the authoritative validator decides, and says why
-        pass
-    else:
-        return None
-    error = jsonschema.exceptions.best_match(_validator(definition).iter_errors(document))
-    if error is None:
-        return None
-    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path)
-    return f"{where.lstrip('.') or '(top level)'}: {error.message}"
+    """The best reason (jsonschema's best match) `document` breaks `$defs/<definition>` of the export schema, or None."""
+    return best_problem("export", definition, document)
 
 
 def read_document(path: Path, definition: str) -> dict[str, Any]:

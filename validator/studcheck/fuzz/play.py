@@ -28,6 +28,7 @@ The engine's side of each request ("the wire", below) does what `EngineClient.re
 
 from __future__ import annotations
 
+import json
 import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -209,7 +210,8 @@ class Checker:
         """An answer was found to be the reference's state: sample the reference's own conformance."""
         self.shortcuts += 1
         if self.shortcuts % REFERENCE_CHECK_EVERY == 1 and self.reference_problem is None:
-            self.reference_problem = schema_problem("response_state", {"seq": 0, "ok": True, "state": reference_state})
+            wire = json.loads(encode({"seq": 0, "ok": True, "state": reference_state}))  # the schema is of the wire
+            self.reference_problem = schema_problem("response_state", wire)
 
     def check(self, kind: RequestType, response: dict[str, Any], raw: bytes,
               reference_state: Mapping[str, Any] | None) -> None:

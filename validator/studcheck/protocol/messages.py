@@ -7,17 +7,13 @@ Requests are plain frozen dataclasses so the runner cannot forget a field; respo
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from studcheck.resources import schema_path
 from studcheck.rules import LATE_OPTIONS
-
-if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
+from studcheck.schemacheck import first_problem, load_schema
 
 PROTOCOL = 1
 
@@ -178,82 +174,13 @@ def encode(message: Mapping[str, Any]) -> bytes:
     return _ENCODER.encode(message).encode("utf-8") + b"\n"
 
 
-@lru_cache(maxsize=1)
 def protocol_schema() -> dict[str, Any]:
-    with open(schema_path("protocol"), encoding="utf-8") as handle:
-        schema: dict[str, Any] = json.load(handle)
-    return schema
-
-
-@lru_cache(maxsize=None)
-def _validator(definition: str) -> Draft202012Validator:
-    from jsonschema import Draft202012Validator  # only when the fast check objects: it takes 0.3 s to import
-
-    schema = protocol_schema()
-    wrapper = {"$schema": schema["$schema"], "$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
-    return Draft202012Validator(wrapper)
-
-
-@lru_cache(maxsize=None)
-def _fast_validator(definition: str, *, deck_checked: bool = False) -> Callable[[Any], Any] | None:
-    """A compiled fastjsonschema check (about 15x faster), or None if the library is missing.
-
-    The schema only uses keywords that mean the same in draft-07, so it is compiled as draft-07;
-    jsonschema (2020-12) stays the authority: it alone decides when the fast check objects.
-    `deck_checked`: new_hand's `deck` is only required to be an array (`_plain_deck` has checked it).
-    """
-    try:
-        import fastjsonschema  # type: ignore[import-untyped, unused-ignore]
-    except ImportError:
-        return None
-    schema = protocol_schema()
-    definitions = schema["$defs"]
-    if deck_checked:
-        request = definitions[definition]
-        properties = {**request["properties"], "deck": {"type": "array"}}
-        definitions = {**definitions, definition: {**request, "properties": properties}}
-    wrapper = {"$schema": "http://json-schema.org/draft-07/schema#", "$defs": definitions, "$ref": f"#/$defs/{definition}"}
-    compiled: Callable[[Any], Any] = fastjsonschema.compile(wrapper)
-    return compiled
-
-
-#: every text `$defs/card` admits (its pattern `^[2-9TJQKA][cdhs]$`, without the newline `$` lets through)
-_CARD_TEXTS = frozenset(rank + suit for rank in "23456789TJQKA" for suit in "cdhs")
-
-
-def _plain_deck(message: Any) -> bool:
-    """A new_hand whose `deck` is 52 distinct card texts: what the schema asks of it, checked with
-    one set instead of 52 patterns and a pairwise uniqueness test (most of new_hand's schema time)."""
-    deck = message.get("deck") if isinstance(message, Mapping) else None
-    if not isinstance(deck, list) or len(deck) != 52 or set(map(type, deck)) != {str}:
-        return False
-    cards = set(deck)
-    return len(cards) == 52 and cards <= _CARD_TEXTS
+    return load_schema("protocol")
 
 
 def schema_problem(definition: str, message: Any) -> str | None:
-    """The first reason `message` does not match `$defs/<definition>`, or None if it does.
-
-    A new_hand with a plain deck skips the deck in the compiled check (the deck is checked by
-    `_plain_deck`, no less strictly); anything else, and any objection, takes the usual path."""
-    fast = None
-    if definition == "request_new_hand" and _plain_deck(message):
-        fast = _fast_validator(definition, deck_checked=True)
-    if fast is None:
-        fast = _fast_validator(definition)
-    if fast is not None:
-        try:
-            fast(message)
-        except Exception:  # any objection: ask the authoritative validator for the verdict and words
-            pass
-        else:
-            return None
-    validator = _validator(definition)
-    error = next(iter(validator.iter_errors(message)), None)
-    if error is None:
-        return None
-    where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path)
-    return f"{where.lstrip('.') or '(top level)'}: {error.message}"
+    """The first reason `message` does not match `$defs/<definition>`, or None if it does."""
+    return first_problem("protocol", definition, message)
 
 
 def response_kind(request_type: RequestType, response: Mapping[str, Any]) -> ResponseKind:

@@ -39,6 +39,8 @@ CACHE_DIR_ENV = "STUDCHECK_CACHE_DIR"
 _READERS = ("cases/load.py", "cases/source.py", "cases/deck.py", "cases/refusal.py", "cases/model.py",
             "cards.py", "rules.py")
 _STALE_DAYS = 30  # cache files of other readers left unused this long are removed when a new one is written
+#: cache file -> ((mtime_ns, size, inode) when read, its entries): Cases are frozen, so sharing them is safe
+_READ: dict[Path, tuple[tuple[int, int, int], dict[str, Case]]] = {}
 
 
 def enabled() -> bool:
@@ -87,13 +89,22 @@ class CaseCache:
         self._read()
 
     def _read(self) -> None:
+        """The file's entries; unpickled once per process while the file is unchanged (tests and
+        tools load cases many times: each unpickling of 700 cases costs about 0.1 s)."""
         try:
+            stat = self.path.stat()
+            stamp = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+            remembered = _READ.get(self.path)
+            if remembered is not None and remembered[0] == stamp:
+                self.entries = dict(remembered[1])
+                return
             with self.path.open("rb") as handle:
                 data: Any = pickle.load(handle)
         except Exception:  # noqa: BLE001 - missing, unreadable, truncated or foreign: start empty
             return
         if isinstance(data, dict):
             self.entries = {key: value for key, value in data.items() if isinstance(key, str) and isinstance(value, Case)}
+            _READ[self.path] = (stamp, dict(self.entries))
 
     def get(self, key: str, path: Path) -> Case | None:
         case = self.entries.get(key)

@@ -145,3 +145,17 @@ def test_no_cache_reads_every_file(suite: Path, monkeypatch: pytest.MonkeyPatch,
         read.clear()
         load_cases([suite])
     assert len(read) == 2
+
+
+def test_a_cache_file_replaced_since_it_was_read_is_read_again(suite: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process remembers a cache file's entries only while the file is the one it read."""
+    load_cases([suite])
+    (path,) = cache_files(suite)
+    loads: list[object] = []
+    real_load = pickle.load
+    monkeypatch.setattr(pickle, "load", lambda handle: loads.append(handle) or real_load(handle))
+    assert len(CaseCache().entries) == 2 and loads == []  # unchanged: remembered, not unpickled again
+    entries = pickle.loads(path.read_bytes())
+    kept = next(iter(entries))
+    path.write_bytes(pickle.dumps({kept: entries[kept]}))  # another writer (another process) replaced it
+    assert list(CaseCache().entries) == [kept] and len(loads) == 1

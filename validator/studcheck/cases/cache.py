@@ -128,6 +128,8 @@ class CaseCache:
                 with os.fdopen(handle, "wb") as stream:
                     pickle.dump(self.entries, stream, protocol=pickle.HIGHEST_PROTOCOL)
                 os.replace(temporary, self.path)
+                stat = self.path.stat()
+                _READ[self.path] = ((stat.st_mtime_ns, stat.st_size, stat.st_ino), dict(self.entries))
             finally:
                 if os.path.exists(temporary):
                     os.unlink(temporary)

@@ -35,7 +35,7 @@ def test_quick_path_on_tiny_sizes(tmp_path: Path) -> None:
     from bench_hands import HandConfig
 
     config = run.Config(
-        evaluation=EvalConfig(hands=300, pokerkit_hands=60, repeat=1, seed=7),
+        evaluation=EvalConfig(hands=300, pokerkit_hands=60, repeat=1, seed=7, fill=500),
         hands=HandConfig(studcheck_hands=6, pokerkit_hands=3, repeat=1, seed=7),
         # the harness's five cases: the rows' plumbing (runs, exit codes, reports) is the same for five cases
         # as for 714, and the whole suite through the protocol is `.ci/run`'s `studcheck run` step
@@ -49,6 +49,7 @@ def test_quick_path_on_tiny_sizes(tmp_path: Path) -> None:
     for kind in ("high", "razz", "low8"):
         assert rows[f"eval.{kind}"]["extra"]["disagreements"] == 0
         assert rows[f"eval.{kind}"]["extra"]["pairs"] == 59
+        assert rows[f"eval.{kind}"]["extra"]["fill_multisets"] == 500
     # With nobody folding, all six players reach showdown and each shows once.
     assert rows["hands.nofold.razz"]["extra"]["studcheck_showdown_actions_per_hand"] == 6
     assert rows["suite"]["extra"]["exit_codes"] == {"in_process": 0, "protocol": 0}

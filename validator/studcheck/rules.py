@@ -222,7 +222,8 @@ class Options:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form; an option added after protocol v1 appears only when it is not its default."""
-        data = {key: value.value if isinstance(value, Enum) else value for key, value in asdict(self).items()}
+        values = {f.name: getattr(self, f.name) for f in fields(self)}  # scalars and enums: asdict's deep copy is not needed
+        data = {key: value.value if isinstance(value, Enum) else value for key, value in values.items()}
         for name, default in LATE_OPTIONS.items():
             if data[name] == default:
                 del data[name]

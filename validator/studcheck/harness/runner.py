@@ -10,10 +10,12 @@ Once a signal came or the run's deadline passed, the case in progress and the ca
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -100,10 +102,16 @@ class NotApplicable(Exception):
 
 def display_path(path: Path) -> str:
     """Relative to the working directory when under it (short, clickable), else as given."""
+    return _display_path(str(path), os.getcwd())
+
+
+@lru_cache(maxsize=4096)
+def _display_path(path: str, cwd: str) -> str:
+    """Memoised per working directory: resolving both paths costs a system call per component, per case."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
     except ValueError:
-        return str(path)
+        return path
 
 
 def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None) -> dict[str, Any]:

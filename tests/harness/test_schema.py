@@ -153,3 +153,21 @@ def test_a_deck_checked_apart_decides_as_the_schema(deck_change: str) -> None:
     assert (problem is None) == (error is None), (problem, error)
     if deck_change != "newline":  # a pattern's `$` lets a final newline through
         assert problem is not None and problem.startswith("deck"), problem
+
+
+def test_a_jsonschema_rs_that_cannot_compile_the_schema_leaves_jsonschema_to_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    jsonschema_rs = pytest.importorskip("jsonschema_rs")
+
+    def refuse(schema: Any) -> Any:
+        raise ValueError("unsupported keyword")
+
+    monkeypatch.setattr(jsonschema_rs, "Draft202012Validator", refuse)
+    schemacheck.fast.cache_clear()
+    try:
+        assert schemacheck.fast("protocol", "response_state") is None
+        assert schema_problem("response_state", STATES[0]) is None
+        bad = copy.deepcopy(STATES[0])
+        bad["state"]["pot_total"] = -1
+        assert schema_problem("response_state", bad) == "state.pot_total: -1 is less than the minimum of 0"
+    finally:
+        schemacheck.fast.cache_clear()

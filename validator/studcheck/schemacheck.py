@@ -51,12 +51,13 @@ def authoritative(name: str, definition: str) -> Validator:
 
 @lru_cache(maxsize=None)
 def fast(name: str, definition: str) -> Callable[[Any], bool] | None:
-    """jsonschema-rs's `is_valid` for `$defs/<definition>`, or None if the library is missing."""
+    """jsonschema-rs's `is_valid` for `$defs/<definition>`, or None if it is missing or cannot compile it."""
     try:
         import jsonschema_rs
-    except ImportError:
+
+        is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(_wrapper(name, definition)).is_valid
+    except Exception:  # not installed, or a version that cannot compile the schema: jsonschema alone decides
         return None
-    is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(_wrapper(name, definition)).is_valid
     return is_valid
 
 
@@ -66,7 +67,7 @@ def _fast_yes(name: str, definition: str, value: Any) -> bool:
         return False
     try:
         return check(value)
-    except Exception:  # a value jsonschema-rs cannot convert (a tuple, a huge integer): jsonschema decides
+    except Exception:  # a value jsonschema-rs cannot convert (a dict with a non-string key): jsonschema decides
         return False
 
 

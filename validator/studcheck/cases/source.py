@@ -10,15 +10,17 @@ import json
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
 from yaml.constructor import SafeConstructor
 
 from studcheck.cards import CardError, parse_card
 from studcheck.resources import schema_path
+
+if TYPE_CHECKING:  # jsonschema is imported only when a case file is read, not taken from the cache (0.1-0.3 s)
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 #: reason codes only the protocol uses; a case can only expect what the engine itself says
 PROTOCOL_ONLY_REASONS = ("bad_request", "no_hand", "unsupported")
@@ -371,6 +373,8 @@ def where(path: Sequence[Any]) -> str:
 
 @lru_cache(maxsize=1)
 def case_validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     with schema_path("case").open(encoding="utf-8") as handle:
         schema = json.load(handle)
     Draft202012Validator.check_schema(schema)

@@ -11,12 +11,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
 
 from studcheck import jsonio
 from studcheck.resources import schema_path
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 KINDS = ("header", "case", "group", "not_applicable", "footer")
 
@@ -39,6 +41,8 @@ class RunReport:
 
 @lru_cache(maxsize=1)
 def _validators() -> dict[str, Draft202012Validator]:
+    from jsonschema import Draft202012Validator  # only when a report is read back (0.1-0.3 s to import)
+
     schema = json.loads(schema_path("report").read_text(encoding="utf-8"))
     return {kind: Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{kind}"}) for kind in KINDS}
 

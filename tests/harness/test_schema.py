@@ -138,7 +138,7 @@ def new_hand_request() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("deck_change", ["duplicate", "short", "long", "ten", "newline", "lower", "number", "object"])
-def test_a_deck_checked_apart_decides_as_the_schema(deck_change: str) -> None:
+def test_every_bad_deck_gets_jsonschemas_verdict_and_words(deck_change: str) -> None:
     """Every bad deck gets the authoritative validator's verdict and words, and a good one passes."""
     request = new_hand_request()
     assert schema_problem("request_new_hand", request) is None

@@ -28,6 +28,7 @@ from studcheck.cli import main
 from studcheck.fuzz.commands import FuzzConfig, fuzz
 from studcheck.fuzz.known import load_known
 from studcheck.fuzz.play import identical, shortcut_is_sound
+from studcheck.fuzz.shrink import HypothesisChooser
 from studcheck.harness.runner import Outcome, Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport, SubprocessTransport
 
@@ -180,11 +181,23 @@ def test_state_changed_by_a_refusal_is_a_divergence(tmp_path: Path) -> None:
     assert "reject" in steps[-1], steps  # the harness checks the state after a reject step itself
 
 
-def test_same_seed_same_output(tmp_path: Path) -> None:
+def test_same_seed_same_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Both shrinking passes run within a budget of 30 replays (each uses all 30): the Hypothesis
-    pass's own randomness is seeded too, or the shrunk hands would differ."""
+    pass's own randomness is seeded too, or the shrunk hands would differ. The second run draws its
+    choices through `data.draw` (the path for a Hypothesis without `conjecture_data`): the shortcut
+    the first run takes draws the very same choices."""
     first_code, first = run(planted_client("side_pot"), tmp_path / "a", seed=5, replays=30)
+    drawn: list[object] = []
+
+    def through_data_draw(self: HypothesisChooser, data: Any) -> None:
+        def draw(strategy: Any) -> Any:
+            drawn.append(strategy)
+            return data.draw(strategy)
+        self._draw = draw
+
+    monkeypatch.setattr(HypothesisChooser, "__init__", through_data_draw)
     second_code, second = run(planted_client("side_pot"), tmp_path / "b", seed=5, replays=30)
+    assert len(drawn) > 100  # the second run's Hypothesis pass did draw through data.draw
     assert first_code == second_code == 1
     strip = [line.replace(str(tmp_path / "a"), "OUT") for line in first]
     assert strip == [line.replace(str(tmp_path / "b"), "OUT") for line in second]

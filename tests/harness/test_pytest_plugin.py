@@ -7,7 +7,10 @@ import sys
 from importlib.metadata import entry_points
 from pathlib import Path
 
+import pytest
+
 from harness_helpers import CASES, engine
+from studcheck import pytest_plugin
 
 HANG_GUARD_S = 600  # seconds before a subprocess counts as hung: a guard, not a measurement (load cannot break it)
 
@@ -66,6 +69,34 @@ def test_engine_that_cannot_start_fails_every_item_without_hanging(tmp_path: Pat
     done = pytest_run(tmp_path, "--studcheck-engine", engine("fails_to_start"), "--studcheck-cases", str(CASES), "--studcheck-only")
     assert done.returncode == 1
     assert "5 failed" in done.stdout and "cannot open config file" in done.stdout
+
+
+def test_a_timeout_that_can_never_be_met_is_a_usage_error(tmp_path: Path) -> None:
+    """As `studcheck run --timeout` refuses it: pytest stops with a usage error, no engine started."""
+    done = pytest_run(tmp_path, "--studcheck-engine", engine("wrong_rules"), "--studcheck-cases", str(CASES),
+                      "--studcheck-timeout", "-1")
+    assert done.returncode == 4, done.stdout + done.stderr  # pytest's exit code for a usage error
+    assert "--studcheck-timeout -1: give a number of seconds above 0" in done.stderr
+    assert "passed" not in done.stdout and "failed" not in done.stdout
+
+
+class _Options:
+    """What pytest_configure reads of a config, for the values not worth a pytest process each."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+
+    def getoption(self, name: str, default: object = None) -> object:
+        return self.timeout if name == "studcheck_timeout" else default
+
+    def addinivalue_line(self, name: str, line: str) -> None:
+        pass
+
+
+@pytest.mark.parametrize("given", [0.0, float("nan"), float("inf")])
+def test_zero_nan_and_infinity_are_refused_too(given: float) -> None:
+    with pytest.raises(pytest.UsageError, match="give a number of seconds above 0"):
+        pytest_plugin.pytest_configure(_Options(given))  # type: ignore[arg-type]
 
 
 def test_select_cases_by_id(tmp_path: Path) -> None:

@@ -74,6 +74,9 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "studcheck: a studcheck conformance case")
+    timeout = config.getoption("studcheck_timeout", None)
+    if timeout is not None and not 0 < timeout < float("inf"):  # as `studcheck run --timeout`: never met, so refused
+        raise pytest.UsageError(f"--studcheck-timeout {timeout:g}: give a number of seconds above 0")
     if config.getoption("studcheck_engine", None):
         stack = ExitStack()
         config.stash[_WATCH] = stack.enter_context(stopping.watch(SIGNALS, interrupt=True))

@@ -54,6 +54,17 @@ if not os.environ.get(CACHE_DIR_ENV):
     atexit.register(shutil.rmtree, _made, True)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Under `-n`, worksteal unless --dist says otherwise: a worker starts on one contiguous half of the
+    tests (so a module's costly fixtures are mostly built once) and an idle worker takes tests queued on
+    a busy one (a few tests take far longer than the rest). Runs before pytest-xdist's own hook, which
+    would make it `load`; set here rather than in addopts so that `-p no:xdist` still runs."""
+    option = config.option
+    if getattr(option, "numprocesses", None) and getattr(option, "dist", None) == "no" and not option.distload:
+        option.dist = "worksteal"
+
+
 # --cpu-durations=N: the N tests that cost the most CPU (this process's and the subprocesses' it waited
 # for), a measure that a busy machine does not inflate the way it inflates --durations' wall times.
 

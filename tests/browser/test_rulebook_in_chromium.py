@@ -164,8 +164,10 @@ def test_everything_from_a_case_file_is_shown_as_text(browser: Any, site: Path) 
 
 
 def test_the_print_stylesheet_hides_the_chrome_and_opens_the_hands(browser: Any, site: Path) -> None:
+    """On the antes chapter: every chapter has the same stylesheet and script, and this one prints
+    (31 cases) in 1.2 s where the bring-in chapter (137 cases) took 2.7 to 3.4 s."""
     watched = Watched(browser)
-    page = watched.open((site / "04-bring-in.html").as_uri())
+    page = watched.open((site / "02-antes.html").as_uri())
     page.emulate_media(media="print")
     assert page.evaluate("getComputedStyle(document.querySelector('header.top')).display") == "none"
     assert page.evaluate("getComputedStyle(document.querySelector('details.case')).display") == "block"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,11 +13,12 @@ from jsonschema import Draft202012Validator
 
 from harness_helpers import CASES
 from studcheck.cases.load import load_cases
+from studcheck.cases.source import case_validator, parse_yaml, schema_problems, to_json_view
 from studcheck.harness.runner import Runner
 from studcheck.protocol.client import EngineClient, InProcessTransport
 from studcheck import schemacheck
 from studcheck.protocol.messages import protocol_schema, schema_problem
-from studcheck.resources import schema_path
+from studcheck.resources import cases_dir, schema_path
 
 
 def responses() -> list[dict[str, Any]]:
@@ -171,3 +173,31 @@ def test_a_jsonschema_rs_that_cannot_compile_the_schema_leaves_jsonschema_to_dec
         assert schema_problem("response_state", bad) == "state.pot_total: -1 is less than the minimum of 0"
     finally:
         schemacheck.fast.cache_clear()
+
+
+def case_documents() -> list[Any]:
+    """Bundled case files as the loader hands them to the schema check: every 180th, and a refused setup."""
+    files = sorted(Path(cases_dir()).rglob("*.yaml"))
+    picked = files[::180] + [next(path for path in files if "setup_refused:" in path.read_text(encoding="utf-8"))]
+    return [to_json_view(parse_yaml(path.read_text(encoding="utf-8"))[0][1]) for path in picked]
+
+
+def test_the_fast_case_check_never_says_yes_where_jsonschema_says_no() -> None:
+    """Case files (cases/source.py's schema_problems asks jsonschema-rs first): on real files and
+    mutations of them, a "yes" of the fast check is jsonschema's yes, and the problems found are
+    jsonschema's (none exactly when it says yes)."""
+    fast = schemacheck.fast_document("case")
+    if fast is None:
+        pytest.skip("jsonschema-rs is not installed")
+    authoritative = case_validator()
+    checked = agreed = 0
+    for document in case_documents():
+        assert fast(document) and authoritative.is_valid(document)
+        for path, replacement in mutations(document):
+            changed = mutate(document, path, replacement)
+            expected = authoritative.is_valid(changed)
+            assert schemacheck.surely_valid_document("case", changed) <= expected, (path, replacement)
+            assert (schema_problems(changed) == []) == expected, (path, replacement)
+            checked += 1
+            agreed += schemacheck.surely_valid_document("case", changed) == expected
+    assert checked > 300 and agreed == checked  # no difference on these: the fast check answers them all

@@ -61,14 +61,34 @@ def fast(name: str, definition: str) -> Callable[[Any], bool] | None:
     return is_valid
 
 
-def _fast_yes(name: str, definition: str, value: Any) -> bool:
-    check = fast(name, definition)
+@lru_cache(maxsize=None)
+def fast_document(name: str) -> Callable[[Any], bool] | None:
+    """jsonschema-rs's `is_valid` for a whole document of `<name>.schema.json` (a case file), or None."""
+    try:
+        import jsonschema_rs
+
+        is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(load_schema(name)).is_valid
+    except Exception:  # not installed, or a version that cannot compile the schema: jsonschema alone decides
+        return None
+    return is_valid
+
+
+def _surely(check: Callable[[Any], bool] | None, value: Any) -> bool:
     if check is None:
         return False
     try:
         return check(value)
-    except Exception:  # a value jsonschema-rs cannot convert (a dict with a non-string key): jsonschema decides
+    except Exception:  # a value jsonschema-rs cannot convert (a dict with a non-string key, a date): jsonschema decides
         return False
+
+
+def _fast_yes(name: str, definition: str, value: Any) -> bool:
+    return _surely(fast(name, definition), value)
+
+
+def surely_valid_document(name: str, value: Any) -> bool:
+    """True only if jsonschema-rs finds `value` a valid `<name>` document; False means "ask jsonschema"."""
+    return _surely(fast_document(name), value)
 
 
 def first_problem(name: str, definition: str, value: Any) -> str | None:

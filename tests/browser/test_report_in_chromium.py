@@ -29,6 +29,9 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "-
          "--disable-component-update", "--disable-sync"]
 
 
+pytestmark = pytest.mark.browser  # opt-in: `pytest -m browser` (pyproject.toml)
+
+
 def _unavailable(why: str) -> None:
     if os.environ.get("STUDCHECK_REQUIRE_BROWSER") == "1":
         pytest.fail(f"STUDCHECK_REQUIRE_BROWSER=1 but {why}")

@@ -38,6 +38,9 @@ steps:
 """
 
 
+pytestmark = pytest.mark.browser  # opt-in: `pytest -m browser` (pyproject.toml)
+
+
 def _unavailable(why: str) -> None:
     if os.environ.get("STUDCHECK_REQUIRE_BROWSER") == "1":
         pytest.fail(f"STUDCHECK_REQUIRE_BROWSER=1 but {why}")

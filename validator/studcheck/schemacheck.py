@@ -1,13 +1,14 @@
-"""Checking a JSON value against one `$defs` entry of a studcheck schema: a fast yes, an exact no.
+"""Checking a JSON value against a studcheck schema (one `$defs` entry, or a whole case file): a fast
+yes, an exact no.
 
-Every engine response, every request `studcheck serve` reads and every exported document is
-checked, so the check is on the hot path of `run`, `fuzz` and `serve`. jsonschema-rs (compiled)
-answers first; when it objects, or is not installed, or cannot read the value, jsonschema (the
-reference implementation of draft 2020-12) decides and words the reason. So the verdict and its
-words never depend on which of the two is installed: the fast check only ever shortens a "yes".
-Where the two differ on JSON values, the fast one is the stricter (a pattern's `$` lets a final
-newline through in Python's `re`, not in Rust's regex; NaN is a number to jsonschema), and a value
-it refuses wrongly still gets jsonschema's verdict.
+Every engine response, every request `studcheck serve` reads, every exported document and every
+case file read without the cache is checked, so the check is on the hot path of `run`, `fuzz` and
+`serve`. jsonschema-rs (compiled) answers first; when it objects, or is not installed, or cannot
+read the value, jsonschema (the reference implementation of draft 2020-12) decides and words the
+reason. So the verdict and its words never depend on which of the two is installed: the fast check
+only ever shortens a "yes". Where the two differ on JSON values, the fast one is the stricter (a
+pattern's `$` lets a final newline through in Python's `re`, not in Rust's regex; NaN is a number
+to jsonschema), and a value it refuses wrongly still gets jsonschema's verdict.
 
 The values checked are JSON values as `json.loads` gives them, since the schemas are of what is
 on the wire or in the file: a Python tuple, which no JSON text becomes, passes jsonschema-rs as an

@@ -87,7 +87,7 @@ class HypothesisChooser:
     Drawn from the test case's ConjectureData (internal, hence the fallback) rather than through
     `data.draw`: the same choices and spans, so the same shrinking, without what `data.draw` adds for
     a user's test (a note per draw, a check that the strategy left `random` alone, spans for the
-    explain phase, which shrinking does not run). That wrapper was half of the Hypothesis pass's time.
+    explain phase, which shrinking does not run): about half of each draw's time.
     """
 
     def __init__(self, data: st.DataObject) -> None:

@@ -67,7 +67,8 @@ def register(subparsers: Any) -> None:
     fuzz.add_argument("--out", type=Path, default=DEFAULT_OUT, metavar="DIR", help=f"where to write the case (default ./{DEFAULT_OUT})")
     fuzz.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S", help=f"seconds to wait for each answer (default {DEFAULT_TIMEOUT:g})")
     fuzz.add_argument("--shrink-replays", type=int, default=1000, metavar="N",
-                      help="stop shrinking after N replays of candidate hands (default 1000)")
+                      help="each shrinking pass (Hypothesis, then delta debugging) stops after N replays "
+                           "of candidate hands (default 1000)")
     fuzz.add_argument("--shrink-time", type=float, default=120.0, metavar="S",
                       help="stop shrinking after S seconds, a safety net that makes the output timing-dependent (default 120)")
     fuzz.add_argument("--keep-going", action="store_true",

@@ -196,8 +196,9 @@ def test_the_fast_case_check_never_says_yes_where_jsonschema_says_no() -> None:
         for path, replacement in mutations(document):
             changed = mutate(document, path, replacement)
             expected = authoritative.is_valid(changed)
-            assert schemacheck.surely_valid_document("case", changed) <= expected, (path, replacement)
+            surely = schemacheck.surely_valid_document("case", changed)
+            assert surely <= expected, (path, replacement)
             assert (schema_problems(changed) == []) == expected, (path, replacement)
             checked += 1
-            agreed += schemacheck.surely_valid_document("case", changed) == expected
+            agreed += surely == expected
     assert checked > 300 and agreed == checked  # no difference on these: the fast check answers them all

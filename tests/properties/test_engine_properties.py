@@ -112,6 +112,8 @@ def test_five_card_stud_hands_keep_the_invariants(table: dict[str, Any], data: s
 
 def _play_and_check(table: dict[str, Any], data: st.DataObject) -> Hand:
     hand = Hand(**table)
+    opening = hand.snapshot()
+    assert json.loads(json.dumps(opening)) == opening, "a snapshot must be plain JSON (lists, string keys)"
     start_chips = sum(seat.stack for seat in table["seats"])
     assert _chips(hand) == start_chips
     steps = 0
@@ -132,7 +134,7 @@ def _play_and_check(table: dict[str, Any], data: st.DataObject) -> Hand:
                 for la in legal
             )
             if not listed:
-                before = json.loads(json.dumps(hand.snapshot()))  # a deep copy: snapshots are plain JSON (asserted below)
+                before = json.loads(json.dumps(hand.snapshot()))  # a deep copy: every snapshot is asserted plain JSON
                 events = len(hand.events)
                 try:
                     hand.apply(wrong)

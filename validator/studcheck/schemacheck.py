@@ -50,28 +50,27 @@ def authoritative(name: str, definition: str) -> Validator:
     return validator
 
 
-@lru_cache(maxsize=None)
-def fast(name: str, definition: str) -> Callable[[Any], bool] | None:
-    """jsonschema-rs's `is_valid` for `$defs/<definition>`, or None if it is missing or cannot compile it."""
+def _compiled(schema: dict[str, Any]) -> Callable[[Any], bool] | None:
+    """jsonschema-rs's `is_valid` for `schema`, or None if it is missing or cannot compile it."""
     try:
         import jsonschema_rs
 
-        is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(_wrapper(name, definition)).is_valid
+        is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(schema).is_valid
     except Exception:  # not installed, or a version that cannot compile the schema: jsonschema alone decides
         return None
     return is_valid
+
+
+@lru_cache(maxsize=None)
+def fast(name: str, definition: str) -> Callable[[Any], bool] | None:
+    """jsonschema-rs's `is_valid` for `$defs/<definition>`, or None."""
+    return _compiled(_wrapper(name, definition))
 
 
 @lru_cache(maxsize=None)
 def fast_document(name: str) -> Callable[[Any], bool] | None:
     """jsonschema-rs's `is_valid` for a whole document of `<name>.schema.json` (a case file), or None."""
-    try:
-        import jsonschema_rs
-
-        is_valid: Callable[[Any], bool] = jsonschema_rs.Draft202012Validator(load_schema(name)).is_valid
-    except Exception:  # not installed, or a version that cannot compile the schema: jsonschema alone decides
-        return None
-    return is_valid
+    return _compiled(load_schema(name))
 
 
 def _surely(check: Callable[[Any], bool] | None, value: Any) -> bool:

@@ -130,3 +130,17 @@ def test_node_test_names_the_cases_the_planted_bug_breaks(node: str, tmp_path: P
     failing = set(re.findall(r"^not ok \d+ - ([A-Z0-9-]+):", result.stdout, re.MULTILINE))
     assert failing == {case.id for case in chosen[:3]}
     assert "refused for the wrong reason" in result.stdout
+
+
+def test_node_test_ignores_extra_keys_after_a_refusal(node: str, tmp_path: Path, bundled_cases: list[Case]) -> None:
+    """protocol.md section 3: extra keys are ignored. A correct engine whose states carry a changing
+    counter passes the cases that refuse actions (the runner used to compare the raw states)."""
+    import sys
+
+    chosen = [case for case in bundled_cases if any(step.kind is StepKind.REJECT for step in case.steps)][:6]
+    index, exported = export_cases(chosen)
+    write_export(tmp_path, index, exported)
+    engine = shlex.join([sys.executable, str(Path(__file__).resolve().parents[1] / "engines" / "extra_keys_changing.py")])
+    result = _node_test(node, tmp_path, engine)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert _count(result.stdout, "pass") == len(chosen) + 1

@@ -121,3 +121,38 @@ export function compareFinal(final, result) {
   }
   return found;
 }
+
+// What "the same state" means (validator/studcheck/harness/compare.py, canonical_state): only the keys
+// the protocol defines, `legal` as a sorted set, seat rows by seat number, pots' eligible seats sorted.
+// Extra keys an engine adds (a counter, a clock, the last error) are allowed and ignored (spec/protocol.md
+// section 3), so a refused action is checked with this, not with the raw states.
+const SEAT_KEYS = ["seat", "stack", "committed", "folded", "all_in", "up", "down", "shown", "mucked"];
+const RESULT_KEYS = ["pots", "rake", "returned", "showdown_order", "stacks"];
+
+function pick(object, keys) {
+  return Object.fromEntries(keys.map((key) => [key, object[key] === undefined ? null : object[key]]));
+}
+
+function potOf(pot, awards) {
+  if (pot === null || typeof pot !== "object") return pot;
+  const entry = { amount: pot.amount === undefined ? null : pot.amount, eligible: seats(pot.eligible || []) };
+  if (awards) for (const key of AWARD_KEYS) if (key in pot) entry[key] = pot[key];
+  return entry;
+}
+
+export function canonicalState(state) {
+  if (state === null || typeof state !== "object") return state;
+  const rows = Array.isArray(state.seats) ? [...state.seats].sort((a, b) => Number(a.seat) - Number(b.seat)) : state.seats;
+  let result = state.result === undefined ? null : state.result;
+  if (result !== null && typeof result === "object") {
+    result = pick(result, RESULT_KEYS);
+    if (Array.isArray(result.pots)) result.pots = result.pots.map((pot) => potOf(pot, true));
+  }
+  return {
+    street: state.street, to_act: state.to_act, legal: sortedLegal(state.legal),
+    seats: Array.isArray(rows) ? rows.map((row) => pick(row, SEAT_KEYS)) : rows,
+    community: state.community === undefined ? null : state.community,
+    pots: Array.isArray(state.pots) ? state.pots.map((pot) => potOf(pot, false)) : state.pots,
+    pot_total: state.pot_total, result,
+  };
+}

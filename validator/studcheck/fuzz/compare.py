@@ -13,11 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from studcheck.harness.compare import diff_json, sorted_legal
+from studcheck.harness.compare import canonical_state, diff_json
 
-SEAT_KEYS = ("seat", "stack", "committed", "folded", "all_in", "up", "down", "shown", "mucked")
-RESULT_KEYS = ("pots", "rake", "returned", "showdown_order", "stacks")
-AWARD_KEYS = ("winners", "high", "low")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,61 +64,6 @@ def _short(value: Any, limit: int = 200) -> str:
 
 def _normal_path(path: str) -> str:
     return re.sub(r"\.\d+(?=\.|$)", ".*", re.sub(r"\[\d+\]", "[]", path))
-
-
-# --- canonical answers --------------------------------------------------------------------------
-
-
-def _seat_map(value: Any) -> Any:
-    return {str(key): item for key, item in value.items()} if isinstance(value, Mapping) else value
-
-
-def _seat_set(value: Any) -> Any:
-    return sorted(value) if isinstance(value, list) and all(isinstance(v, int) for v in value) else value
-
-
-def canonical_state(state: Any) -> Any:
-    """The state with only the canonical keys, sets sorted: what "the same state" means."""
-    if not isinstance(state, Mapping):
-        return state
-    seats = state.get("seats")
-    if isinstance(seats, list) and all(isinstance(row, Mapping) and isinstance(row.get("seat"), int) for row in seats):
-        seats = sorted(seats, key=lambda row: row["seat"])  # the harness matches rows by seat number too
-    pots = state.get("pots")
-    return {
-        "street": state.get("street"),
-        "to_act": state.get("to_act"),
-        "legal": sorted_legal(state.get("legal") or []),
-        "seats": [{key: row.get(key) for key in SEAT_KEYS} if isinstance(row, Mapping) else row for row in seats]
-        if isinstance(seats, list) else seats,
-        "community": state.get("community"),
-        "pots": [{"amount": pot.get("amount"), "eligible": _seat_set(pot.get("eligible"))}
-                 if isinstance(pot, Mapping) else pot for pot in pots] if isinstance(pots, list) else pots,
-        "pot_total": state.get("pot_total"),
-        "result": canonical_result(state.get("result")),
-    }
-
-
-def canonical_result(result: Any) -> Any:
-    if not isinstance(result, Mapping):
-        return result
-    out = {key: result.get(key) for key in RESULT_KEYS}
-    pots = result.get("pots")
-    if isinstance(pots, list):
-        out["pots"] = [_result_pot(pot) for pot in pots]
-    for key in ("returned", "stacks"):
-        out[key] = _seat_map(out[key])
-    return out
-
-
-def _result_pot(pot: Any) -> Any:
-    if not isinstance(pot, Mapping):
-        return pot
-    entry = {"amount": pot.get("amount"), "eligible": _seat_set(pot.get("eligible"))}
-    for key in AWARD_KEYS:
-        if key in pot:
-            entry[key] = _seat_map(pot[key])
-    return entry
 
 
 def differences(reference: Mapping[str, Any], engine: Mapping[str, Any]) -> list[Difference]:

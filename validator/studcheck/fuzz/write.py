@@ -21,7 +21,8 @@ import yaml
 
 from studcheck.cases.load import rule_index
 from studcheck.cases.lint import VARIANT_PREFIXES
-from studcheck.fuzz.compare import Divergence, canonical_result
+from studcheck.fuzz.compare import Divergence
+from studcheck.harness.compare import canonical_result
 from studcheck.harness.compare import legal_text
 from studcheck.fuzz.play import Exchange, ExchangeKind, HandRecord, failure_record
 from studcheck.fuzz.rules_map import Area, area_at, area_for

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from studcheck.cases.model import Case, Step, StepKind
-from studcheck.harness.compare import Mismatch, compare_final, compare_state, diff_json
+from studcheck.harness.compare import Mismatch, canonical_state, compare_final, compare_state, diff_json
 from studcheck.protocol.client import EngineClient, EngineError, Pending, Stopped, Unsolicited
 from studcheck.protocol.messages import EngineInfo, ErrorReason, RequestType
 from studcheck.rules import LATE_OPTIONS, Options, Variant
@@ -341,7 +341,9 @@ class Runner:
         if not after["ok"]:
             error = after["error"]
             raise CaseFailed(f"the engine refused a state request after a refused action ({error['reason']}: {error['message']})")
-        changed = diff_json(before, after["state"])
+        # What the protocol defines must be unchanged; extra keys an engine adds (a counter, a clock,
+        # the last error) are ignored here as everywhere (protocol.md section 3), and `legal` is a set.
+        changed = diff_json(canonical_state(before), canonical_state(after["state"]))
         if changed:
             raise CaseFailed("state changed after refused action", changed)
         return before

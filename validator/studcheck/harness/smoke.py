@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from studcheck.cards import FULL_DECK, parse_cards
+from studcheck.harness.compare import canonical_state, diff_json
 from studcheck.protocol.client import EngineClient, EngineError, Problem, Stopped, shorten
 from studcheck.protocol.messages import RequestType
 from studcheck.rules import Options
@@ -115,8 +116,13 @@ class _Smoke:
         if self.check(not refused["ok"] and reason == "invalid_amount", f"a raise to {top + 1} is refused with invalid_amount",
                       f"answer: {refused}"):
             again = self.client.request(RequestType.STATE, {})
-            self.check(again.get("state") == state, "the state is unchanged after the refused raise",
-                       "the `state` answer differs from the state before the refused action")
+            self.unchanged(state, again, "the state is unchanged after the refused raise")
+
+    def unchanged(self, before: dict[str, Any], again: dict[str, Any], what: str) -> None:
+        """What the protocol defines is the same as before (extra keys are ignored, `legal` is a set)."""
+        changed = diff_json(canonical_state(before), canonical_state(again.get("state")))
+        self.check(not changed, what, "the `state` answer differs from the state before the refused action: "
+                   + "; ".join(item.describe() for item in changed[:3]))
 
     def hand(self) -> None:
         client = self.client
@@ -136,8 +142,7 @@ class _Smoke:
         if self.check(not refused["ok"], f"an action out of turn (seat {other} call) is refused with ok: false",
                       "the engine accepted it"):
             again = client.request(RequestType.STATE, {})
-            self.check(again.get("state") == state, "the state is unchanged after the refused action",
-                       "the `state` answer differs from the state before the refused action")
+            self.unchanged(state, again, "the state is unchanged after the refused action")
         else:
             return
         amount = next((entry.get("amount") for entry in state["legal"] if entry["action"] == "bring_in"), None)

@@ -101,6 +101,18 @@ def _show(raw: bytes) -> str:
     return truncate(raw.decode("utf-8", errors="replace").rstrip("\n"))
 
 
+#: Whole floats up to this size are read as integers; past 2**53 a float no longer holds every integer.
+_EXACT_FLOAT = 2.0**53
+
+
+def _number(text: str) -> float | int:
+    """A JSON number with a fraction or exponent: `2.0` is read as the integer 2, as JSON Schema
+    counts it (protocol.md section 1), so an engine that does its arithmetic in floats or whose JSON
+    library writes `2.0` is compared by value; `2.5` stays a float, which the schema refuses."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) <= _EXACT_FLOAT else value
+
+
 class Transport(Protocol):
     """A line pipe to one engine process (or the in-process reference engine)."""
 
@@ -692,7 +704,7 @@ class EngineClient:
     def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any], seq: int, *,
                schema: bool = True) -> dict[str, Any]:
         try:
-            response = json.loads(raw)
+            response = json.loads(raw, parse_float=_number)
         except (ValueError, UnicodeDecodeError):
             entry["raw"] = _show(raw)
             raise EngineError(Problem.NOT_JSON, "the engine printed something that is not JSON on stdout", line=_show(raw)) from None

@@ -18,7 +18,7 @@ ROOT = Path(studcheck.__file__).resolve().parent
 LAYERS: list[set[str]] = [
     {"studcheck", "cards", "resources", "jsonio", "safe_text"},
     {"rules", "evaluate", "schemacheck"},
-    {"engine"},
+    {"engine", "evaluation"},
     {"protocol"},
     {"cases"},
     {"harness", "adapters"},

@@ -15,7 +15,16 @@ from typing import Any
 
 from studcheck.cards import parse_card
 from studcheck.cases.deck import card_name
-from studcheck.cases.load import Analysis, Problem, analyse, retired_rules, rule_index, tag_vocabulary
+from studcheck.cases.load import (
+    Analysis,
+    Problem,
+    analyse,
+    is_evaluation_file,
+    retired_rules,
+    rule_index,
+    tag_vocabulary,
+    yaml_files,
+)
 from studcheck.cases.model import Case, StepKind
 from studcheck.cases.refusal import SETUP_RULES, describe, setup_violations
 from studcheck.cases.source import VARIANT_PREFIXES as VARIANT_PREFIXES  # re-exported (fuzz/write.py)
@@ -40,17 +49,23 @@ def lint_cases(paths: Sequence[Path | str] | None = None) -> tuple[list[Case], l
 
 
 def _lint(paths: Sequence[Path | str] | None) -> tuple[list[Path], list[Analysis], list[Problem]]:
+    from studcheck.cases.evaluation import lint_evaluation_cases
+
     files: list[Path] = []
+    evaluation: list[Path] = []  # the evaluation profile's cases: their own format (cases/evaluation.py)
     problems: list[Problem] = []
     for item in [Path(p) for p in paths] if paths else [cases_dir()]:
         if item.is_dir():
-            files.extend(sorted(item.rglob("*.yaml")))
+            files.extend(yaml_files(item))
+            evaluation.extend(yaml_files(item, evaluation=True))
             for stray in sorted(item.rglob("*.yml")):
                 problems.append(Problem(path=stray, line=1, message="case files end in .yaml (this file is ignored)"))
         elif item.exists():
-            files.append(item)
+            (evaluation if is_evaluation_file(item) else files).append(item)
         else:
             problems.append(Problem(path=item, line=1, message="no such file or directory"))
+    if evaluation:
+        problems.extend(lint_evaluation_cases(evaluation)[1])
     analyses = [analyse(path) for path in files]
     for result in analyses:
         problems.extend(result.problems)
@@ -64,6 +79,7 @@ def _lint(paths: Sequence[Path | str] | None) -> tuple[list[Path], list[Analysis
         if result.raw is not None:  # a file libyaml could not read already has its problem
             problems.extend(_portability_problems(result.path))
     problems.extend(_duplicate_ids(analyses))
+    files += evaluation
     order = {path: number for number, path in enumerate(files)}
     problems.sort(key=lambda p: (order.get(p.path, -1), str(p.path), p.line, p.message))
     return files, analyses, problems

@@ -536,12 +536,30 @@ def load_case(path: Path | str, *, cache: CaseCache | None = None) -> Case:
     return result.case
 
 
+#: the folder of the evaluation profile's cases (cases/evaluation.py): left out of the hand cases
+EVALUATION_FOLDER = "evaluation"
+
+
+def is_evaluation_file(path: Path, top: Path | None = None) -> bool:
+    """A file of the evaluation profile: under an `evaluation` folder of `top` (a folder scanned), or,
+    for a file named on its own, in `evaluation/` or `evaluation/<kind>/`."""
+    if top is not None:
+        return path.relative_to(top).parts[0] == EVALUATION_FOLDER
+    return EVALUATION_FOLDER in path.parts[-3:-1]
+
+
+def yaml_files(directory: Path, *, evaluation: bool = False) -> list[Path]:
+    """The *.yaml files under `directory`, sorted: the hand cases, or (`evaluation`) the evaluation cases."""
+    return [path for path in sorted(directory.rglob("*.yaml")) if is_evaluation_file(path, directory) is evaluation]
+
+
 def case_files(paths: Sequence[Path | str] | None = None) -> list[Path]:
-    """The files named plus every *.yaml under the directories named, each directory sorted."""
+    """The files named plus every *.yaml under the directories named, each directory sorted (the
+    evaluation profile's folder left out: its cases are another format)."""
     files: list[Path] = []
     for item in [Path(p) for p in paths] if paths else [cases_dir()]:
         if item.is_dir():
-            files.extend(sorted(item.rglob("*.yaml")))
+            files.extend(yaml_files(item))
         else:
             files.append(item)
     return files

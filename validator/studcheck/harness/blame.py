@@ -24,6 +24,9 @@ candidates it chose from: explain.py records them as `<fact>|<rule>` (`to_act|BR
 -> the seats the card rule leaves), and such a leading rule is dropped (`narrowed`). When only the
 top of a pot- or no-limit range differs, the fact is `legal.<kind>.max` (what capped the range).
 
+A verdict of the evaluation profile carries its blame already: the harness named the rule from the
+smallest disagreeing pair while it still had the engine (spec/evaluation.md section 4).
+
 Engine and protocol errors are no rule's: their blame is empty. So is a case the reference cannot
 replay (its blame then rests on nothing the reference said, and studcheck never guesses one).
 """
@@ -72,6 +75,8 @@ def replay(verdict: Verdict, step_mismatch: Mismatch | None) -> Replayed:
     mismatch (the fact its failing step names), used when nothing differs earlier."""
     if failed_like(verdict) is not Outcome.FAIL or not verdict.transcript:
         return Replayed(earlier=None, blame=())
+    if verdict.blame is not None:  # named when the verdict was given (the evaluation profile's pair)
+        return Replayed(earlier=None, blame=verdict.blame)
     reference = Server(explain=True)
     state_facts: Facts = {}  # the explanation of the last answer that carried a state
     refusal_facts: Facts = {}  # the explanation of the last refusal

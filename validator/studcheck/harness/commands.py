@@ -42,6 +42,7 @@ from studcheck.harness.runner import Outcome, Runner, Verdict
 from studcheck.harness.smoke import diagnose, run_smoke
 from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail, write_xfail
 from studcheck.protocol import stopping
+from studcheck.protocol.messages import Profile
 from studcheck.protocol.client import (
     DEFAULT_TIMEOUT,
     Deadline,
@@ -93,6 +94,13 @@ def register(subparsers: Any) -> None:
                      "cores; 1 for an engine whose hello says \"parallel\": false); the reports are the same as with --jobs 1")
     run.add_argument("--shard", type=Shard.parse, metavar="K/N", help="run only shard K of N of the selected cases (every Nth case "
                      "from the Kth), e.g. one job of a CI matrix; `studcheck merge` joins the shards' --report files")
+    run.add_argument("--profile", choices=[profile.value for profile in Profile], default=Profile.HANDS.value,
+                     help="what the engine is asked: hands (whole hands, protocol.md; the default) or evaluation "
+                     "(batches of hands to rank, spec/evaluation.md: for hand evaluators)")
+    run.add_argument("--kind", action="append", metavar="K", help="with --profile evaluation: only this kind (high, razz, low8, "
+                     "exposed_high, exposed_low, bring_in, bring_in_razz; repeatable)")
+    run.add_argument("--exhaustive", action="store_true", help="with --profile evaluation: also every five-card class and "
+                     "every board and door card, in order, one batch per kind (spec/evaluation.md section 5)")
     run.set_defaults(handler=_run)
 
     from studcheck.commands import merge
@@ -147,7 +155,7 @@ def make_client(args: argparse.Namespace, *, deadline: Deadline | None = None) -
     seconds = getattr(args, "deadline", None)
     if deadline is None and seconds:
         deadline = Deadline.after(seconds)
-    return EngineClient(factory, timeout=args.timeout, deadline=deadline)
+    return EngineClient(factory, timeout=args.timeout, deadline=deadline, profile=Profile(getattr(args, "profile", "hands")))
 
 
 def engine_label(args: argparse.Namespace) -> str:
@@ -164,6 +172,8 @@ def replay_command(args: argparse.Namespace) -> Callable[[str], str]:
         parts += ["--engine", args.engine] + (["--shell"] if args.shell else [])
     for path in args.cases or []:
         parts += ["--cases", str(path)]
+    if getattr(args, "profile", Profile.HANDS.value) != Profile.HANDS.value:
+        parts += ["--profile", args.profile] + (["--exhaustive"] if args.exhaustive else [])
     prefix = shlex.join(parts)
     return lambda case_id: f"{prefix} --id {shlex.quote(case_id)}"
 
@@ -174,6 +184,8 @@ def select(cases: Sequence[Any], args: argparse.Namespace) -> list[Any]:
     chosen = list(cases)
     if args.variant:
         chosen = [case for case in chosen if case.variant.value in args.variant]
+    if getattr(args, "kind", None):
+        chosen = [case for case in chosen if case.kind.value in args.kind]
     if args.rule:
         chosen = [case for case in chosen if any(_rule_matches(rule, wanted) for rule in case.rules for wanted in args.rule)]
     if args.tag:
@@ -192,6 +204,12 @@ def _check_selection(args: argparse.Namespace) -> None:
     from studcheck.cases.load import rule_index, tag_vocabulary
     from studcheck.rules import Variant
 
+    from studcheck.evaluation.kinds import Kind
+
+    kinds = [kind.value for kind in Kind]
+    for value in getattr(args, "kind", None) or []:
+        if value not in kinds:
+            raise ConfigError(f"--kind {value}: not a kind (the kinds: {', '.join(kinds)})")
     variants = [variant.value for variant in Variant]
     for value in args.variant or []:
         if value not in variants:
@@ -226,8 +244,17 @@ def _run(args: argparse.Namespace) -> int:
         print("studcheck run: --maxfail must be at least 1" if args.maxfail < 1 else
               "studcheck run: --write-xfail needs the whole run; do not combine it with --maxfail or -x", file=sys.stderr)
         return EXIT_CONFIG
+    evaluation = args.profile == Profile.EVALUATION.value
+    if (args.kind or args.exhaustive) and not evaluation:
+        print(f"studcheck run: {'--kind' if args.kind else '--exhaustive'} is for --profile evaluation", file=sys.stderr)
+        return EXIT_CONFIG
+    if evaluation and (args.variant or args.in_process):
+        print(f"studcheck run: --profile evaluation: {'--variant' if args.variant else '--in-process'} is for whole hands "
+              "(use --kind to choose kinds)" if args.variant else "studcheck run: --profile evaluation runs the reference as "
+              "`studcheck serve` (drop --in-process)", file=sys.stderr)
+        return EXIT_CONFIG
     try:
-        suite = _linted_cases(args.cases) if args.cases else load_cases()
+        suite = _evaluation_cases(args) if evaluation else _linted_cases(args.cases) if args.cases else load_cases()
         if suite is None:
             return EXIT_CONFIG
         selected = select(suite, args)
@@ -254,6 +281,24 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"studcheck run: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
         return EXIT_CONFIG
+
+
+def _evaluation_cases(args: argparse.Namespace) -> list[Any] | None:
+    """The evaluation cases (bundled, or the files named, linted), plus the generated ones with --exhaustive."""
+    from studcheck.cases.evaluation import lint_evaluation_cases, load_evaluation_cases
+    from studcheck.evaluation.exhaustive import exhaustive_cases
+
+    if args.cases:
+        cases, problems = lint_evaluation_cases(args.cases)
+        if problems:
+            print(f"studcheck run: the evaluation case files have {len(problems)} problem{'' if len(problems) == 1 else 's'}; "
+                  "nothing was run:", file=sys.stderr)
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            return None
+    else:
+        cases = load_evaluation_cases()
+    return [*cases, *exhaustive_cases()] if args.exhaustive else list(cases)
 
 
 def _linted_cases(paths: Sequence[str]) -> list[Any] | None:
@@ -346,11 +391,17 @@ def _workers(args: argparse.Namespace, client: EngineClient, cases: Sequence[Any
     jobs = args.jobs if args.jobs is not None else default_jobs()
     count = engines_for(jobs, len(cases), parallel=client.info.parallel, in_process=args.in_process)
 
+    kind: type[Runner] = Runner
+    if getattr(args, "profile", Profile.HANDS.value) == Profile.EVALUATION.value:
+        from studcheck.harness.evaluation import EvaluationRunner
+
+        kind = EvaluationRunner
+
     def runner() -> Runner:
-        return Runner(make_client(args, deadline=client.deadline))
+        return kind(make_client(args, deadline=client.deadline))
 
     extra = [forked.ForkedRunner(runner, cases) if forked.AVAILABLE else runner() for _ in range(count - 1)]
-    return Workers([Runner(client), *extra])
+    return Workers([kind(client), *extra])
 
 
 def _run_all(workers: Workers, cases: Sequence[Any], xfail: dict[str, str], writer: ReportWriter,

@@ -70,6 +70,9 @@ class Verdict:
     duration: float = 0.0
     xfail_reason: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: the rules broken, most specific first, when the verdict names them itself (the evaluation
+    #: profile: the reference explains the smallest disagreeing pair); None: blame.py replays the case
+    blame: tuple[str, ...] | None = None
 
     @property
     def location(self) -> str:
@@ -251,7 +254,7 @@ class Runner:
             return verdict
         return base
 
-    def _after_case(self, case: Case, verdict: Verdict, wait: float) -> Verdict:
+    def _after_case(self, case: Case | Any, verdict: Verdict, wait: float) -> Verdict:
         """Blame this case for output nobody asked for after its last answer (a second answer, a log
         line on stdout, an exit): the next case has not sent anything yet, so it cannot be its fault."""
         try:

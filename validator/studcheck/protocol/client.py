@@ -40,6 +40,7 @@ from studcheck.protocol.pipes import truncate as truncate
 from studcheck.protocol.messages import (
     PROTOCOL,
     EngineInfo,
+    Profile,
     RequestType,
     encode,
     response_kind,
@@ -508,6 +509,7 @@ class EngineClient:
         validate: bool = True,
         harness: str = f"studcheck {__version__}",
         deadline: Deadline | None = None,
+        profile: Profile = Profile.HANDS,
     ) -> None:
         self._factory = transport_factory
         self.timeout = timeout
@@ -515,6 +517,7 @@ class EngineClient:
         self.startup_timeout = max(startup_timeout, timeout)
         self.validate = validate
         self.harness = harness
+        self.profile = profile  # asked for in hello (spec/evaluation.md); the hands profile leaves hello as v1 sent it
         self._transport: Transport | None = None
         self._seq = 0
         self._due = 0  # requests sent and not yet answered (more than one when pipelining)
@@ -564,7 +567,10 @@ class EngineClient:
         self._outbox = []
         try:
             transport.start()
-            response = self.request(RequestType.HELLO, {"protocol": PROTOCOL, "harness": self.harness}, timeout=self.startup_timeout)
+            fields: dict[str, Any] = {"protocol": PROTOCOL, "harness": self.harness}
+            if self.profile is not Profile.HANDS:
+                fields["profile"] = self.profile.value
+            response = self.request(RequestType.HELLO, fields, timeout=self.startup_timeout)
         except BaseException:  # an EngineError, or Ctrl-C under pytest: never leave the engine running
             self.stop(polite=False)
             raise

@@ -24,6 +24,7 @@ class RequestType(str, Enum):
     ACT = "act"
     STATE = "state"
     BYE = "bye"
+    EVALUATE = "evaluate"  # the evaluation profile (spec/evaluation.md)
 
 
 class ErrorReason(str, Enum):
@@ -45,9 +46,18 @@ class ResponseKind(str, Enum):
     """Which response schema applies (by the request that was sent and the `ok` flag)."""
 
     HELLO = "response_hello"
+    HELLO_EVALUATION = "response_hello_evaluation"
     STATE = "response_state"
     BYE = "response_bye"
     ERROR = "response_error"
+    EVALUATE = "response_evaluate"
+
+
+class Profile(str, Enum):
+    """What an engine can be asked (spec/evaluation.md): whole hands, or batches of evaluations."""
+
+    HANDS = "hands"
+    EVALUATION = "evaluation"
 
 
 #: Integer options whose support may be declared as "any" instead of a list of values.
@@ -129,10 +139,13 @@ class EngineInfo:
     options: Mapping[str, Any] = field(default_factory=dict)
     raw: Mapping[str, Any] = field(default_factory=dict)
     parallel: bool = True  # False: the engine must run alone (`run --jobs` then starts only one)
+    profile: Profile = Profile.HANDS
+    kinds: Mapping[str, str] = field(default_factory=dict)  # evaluation profile: kind -> "higher" | "lower"
 
     @classmethod
     def from_response(cls, response: Mapping[str, Any]) -> EngineInfo:
         engine = response.get("engine", {})
+        evaluation = response.get("profile") == Profile.EVALUATION.value
         return cls(
             name=str(engine.get("name", "")),
             version=str(engine.get("version", "")),
@@ -140,6 +153,8 @@ class EngineInfo:
             options=dict(response.get("options", {})),
             raw=dict(engine),
             parallel=response.get("parallel", True) is not False,
+            profile=Profile.EVALUATION if evaluation else Profile.HANDS,
+            kinds=dict(response.get("kinds", {})) if evaluation else {},
         )
 
     def supports_variant(self, variant: str) -> bool:
@@ -187,7 +202,9 @@ def response_kind(request_type: RequestType, response: Mapping[str, Any]) -> Res
     if response.get("ok") is False:
         return ResponseKind.ERROR
     if request_type is RequestType.HELLO:
-        return ResponseKind.HELLO
+        return ResponseKind.HELLO_EVALUATION if response.get("profile") == Profile.EVALUATION.value else ResponseKind.HELLO
     if request_type is RequestType.BYE:
         return ResponseKind.BYE
+    if request_type is RequestType.EVALUATE:
+        return ResponseKind.EVALUATE
     return ResponseKind.STATE

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from studcheck import __version__
 from studcheck.cards import CardError, parse_cards
-from studcheck.protocol.messages import OPEN_INT_OPTIONS, PROTOCOL, ErrorReason, RequestType, encode, schema_problem
+from studcheck.protocol.messages import OPEN_INT_OPTIONS, PROTOCOL, ErrorReason, Profile, RequestType, encode, schema_problem
 from studcheck.rules import ActionType, Options, SeatSetup, SetupError, Stakes, Variant, option_values
 
 ENGINE_NAME = "studcheck-reference"
@@ -133,6 +133,11 @@ class Server:
     def _hello(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         if request["protocol"] != PROTOCOL:
             return _error(seq, ErrorReason.UNSUPPORTED, f"this engine speaks protocol {PROTOCOL}, not {request['protocol']}")
+        if request.get("profile") == Profile.EVALUATION.value:
+            from studcheck.evaluation.kinds import Kind
+
+            return {"seq": seq, "ok": True, "protocol": PROTOCOL, "profile": Profile.EVALUATION.value,
+                    "engine": {"name": ENGINE_NAME, "version": __version__}, "kinds": {kind.value: "higher" for kind in Kind}}
         return {
             "seq": seq,
             "ok": True,
@@ -182,6 +187,19 @@ class Server:
         if self._hand is None:
             return _error(seq, ErrorReason.NO_HAND, "no current hand: send new_hand first")
         return {"seq": seq, "ok": True, "state": self._hand.snapshot()}
+
+    def _evaluate(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
+        """The evaluation profile (spec/evaluation.md): the reference's value of every item, `higher` better."""
+        from studcheck.evaluation.kinds import Kind, key_as_value, reference_key
+
+        kind = Kind(request["kind"])
+        values: list[Any] = []
+        for index, item in enumerate(request["hands"]):
+            try:
+                values.append(key_as_value(kind, reference_key(kind, parse_cards(item))))
+            except (CardError, ValueError) as exc:
+                return _error(seq, ErrorReason.BAD_REQUEST, f"hands[{index}]: {exc}")
+        return {"seq": seq, "ok": True, "values": values}
 
     def _bye(self, seq: Any, request: Mapping[str, Any]) -> dict[str, Any]:
         self.finished = True

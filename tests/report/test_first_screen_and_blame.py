@@ -155,7 +155,7 @@ PAGE_BOUND = 1_000_000
 def test_312_failures_make_a_page_well_under_a_megabyte(tmp_path: Path) -> None:
     """Every case of the suite, 312 of them failing in one cause with 20 kB of stderr each: one hand is
     drawn (the representative's), the other 311 failures are a row each, stderr is clipped."""
-    files = sorted((data_root() / "cases").glob("*/*/*.yaml"))
+    files = sorted(path for path in (data_root() / "cases").glob("*/*/*.yaml") if path.parts[-3] != "evaluation")
     assert len(files) > 600
     lines: list[dict[str, object]] = [{"kind": "header", "studcheck": "0.1.0", "protocol": 1, "engine": {
         "name": "big", "version": "1", "variants": [], "options": {}}, "command": "./big", "started": "2026-12-01T00:00:00Z",

@@ -98,9 +98,13 @@ def _explain_high(first: Sequence[Card], second: Sequence[Card], disagreement: D
     if disagreement.expected is Relation.ABOVE:
         # the rules rank `first` higher: a wheel the engine did not see as the straight it is, or a
         # wheel or a run round the corner the engine ranked too high
-        under_wheel = _is_wheel(fives[0], values[0])
-        over_wheel = _is_wheel(fives[1], values[1]) or any(_ranks(second) >= run for run in _WRAPS)
-        if under_wheel or over_wheel:
+        same = high_category(values[0]) == high_category(values[1])
+        under_wheel = _is_wheel(fives[0], values[0])  # seen as ace high, or below its own category
+        over_wheel = same and _is_wheel(fives[1], values[1])  # ranked as the top straight (flush) of its kind
+        # a run round the corner seen as a straight: a category above its own, or above an equal
+        # hand the rules rank higher (a "straight flush" K-A-2-3-4 over the flush A-K-x-x-x)
+        wrap = (not same or disagreement.actual is Relation.BELOW) and any(_ranks(second) >= run for run in _WRAPS)
+        if under_wheel or over_wheel or wrap:
             return Explanation(rules=("HAND.HIGH.WHEEL", "HAND.HIGH.RANKING"), aspect="wheel")
         if high_category(values[0]) != high_category(values[1]):
             return Explanation(rules=("HAND.HIGH.RANKING", "HAND.HIGH.BEST-FIVE"), aspect="category")

@@ -12,5 +12,7 @@ Around it: search.py runs the hands of a run in one process (pipelined, divergen
 signature, --duration), pool.py the same on worker processes (--jobs), with identical results,
 forked from a fork server that warm.py warms up once;
 census.py tallies them (and merges shards' censuses); known.py reads --known; report.py prints;
-config.py holds the run's settings; commands.py is the thin `studcheck fuzz` command.
+config.py holds the run's settings; commands.py is the thin `studcheck fuzz` command. evaluation.py is
+`--profile evaluation`: random batches of hands to rank, run as generated cases through
+harness/evaluation.py (which shrinks a disagreeing pair through the engine), not through this pipeline.
 """

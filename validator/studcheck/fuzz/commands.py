@@ -83,6 +83,11 @@ def register(subparsers: Any) -> None:
     fuzz.add_argument("--deadline", type=stopping.duration, metavar="SECONDS",
                       help="stop after this long (600, 10m, 1h30m), exit code 1")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar even on a terminal")
+    fuzz.add_argument("--profile", choices=["hands", "evaluation"], default="hands",
+                      help="hands (whole hands, the default) or evaluation (random items ranked in batches against the "
+                           "reference's order, spec/evaluation.md); with evaluation, --hands counts items")
+    fuzz.add_argument("--kind", action="append", metavar="K", help="with --profile evaluation: only this kind (repeatable)")
+    fuzz.add_argument("--batch", type=int, default=1000, metavar="N", help="with --profile evaluation: items per batch (default 1000)")
     fuzz.set_defaults(handler=run_fuzz)
 
 
@@ -94,6 +99,11 @@ def _shard(text: str) -> Shard:
 
 
 def run_fuzz(args: argparse.Namespace) -> int:
+    if args.profile == "evaluation":
+        return _fuzz_evaluation(args)
+    if args.kind:
+        print("studcheck fuzz: --kind is for --profile evaluation", file=sys.stderr)
+        return EXIT_USAGE
     hands = args.hands if args.hands is not None else (UNBOUNDED if args.duration else DEFAULT_HANDS)
     if (hands < 1 or args.jobs < 1 or args.timeout <= 0 or args.shrink_time <= 0 or args.shrink_replays < 1
             or (args.max_divergences is not None and args.max_divergences < 1)):
@@ -135,6 +145,42 @@ def run_fuzz(args: argparse.Namespace) -> int:
     deadline = Deadline.after(args.deadline) if args.deadline else None
     with stopping.watch() as watch:
         code = fuzz(EngineClient(factory, timeout=args.timeout, deadline=deadline), config, out=print)
+    return watch.exit_code or code
+
+
+def _fuzz_evaluation(args: argparse.Namespace) -> int:
+    """`--profile evaluation`: the batches of fuzz/evaluation.py (one engine; the hand options do not apply)."""
+    from studcheck.evaluation.kinds import Kind
+    from studcheck.fuzz.evaluation import EvaluationFuzzConfig, fuzz_evaluation
+    from studcheck.protocol.messages import Profile
+
+    unused = [option for option, value in (("--variant", args.variant), ("--jobs", args.jobs != 1), ("--shard", args.shard),
+                                           ("--census", args.census), ("--known", args.known), ("--duration", args.duration))
+              if value]
+    kinds = [kind.value for kind in Kind]
+    problem = (f"{unused[0]} is for whole hands, not --profile evaluation" if unused else
+               next((f"--kind {value}: not a kind (the kinds: {', '.join(kinds)})" for value in args.kind or () if value not in kinds),
+                    None))
+    items = args.hands if args.hands is not None else 100_000
+    if problem is None and (items < 1 or args.batch < 1 or args.timeout <= 0):
+        problem = "--hands, --batch and --timeout must be positive"
+    try:
+        argv = engine_argv(args.engine, shell=args.shell)
+    except ValueError as exc:
+        problem = problem or str(exc)
+        argv = []
+    if problem or not argv:
+        print(f"studcheck fuzz: {problem or '--engine is empty'}", file=sys.stderr)
+        return EXIT_USAGE
+    replay = shlex.join(["--engine", args.engine] + (["--shell"] if args.shell else []))
+    config = EvaluationFuzzConfig(items=items, batch=min(args.batch, 20_000), seed=args.seed,
+                                  kinds=tuple(Kind(value) for value in args.kind or ()), out=args.out,
+                                  keep_going=args.keep_going, replay=replay)
+    deadline = Deadline.after(args.deadline) if args.deadline else None
+    client = EngineClient(functools.partial(SubprocessTransport, argv), timeout=args.timeout, deadline=deadline,
+                          profile=Profile.EVALUATION)
+    with stopping.watch() as watch:
+        code = fuzz_evaluation(client, config, out=print)
     return watch.exit_code or code
 
 

@@ -47,7 +47,12 @@ class Found:
 
 
 class EvaluationRunner(Runner):
-    """Runs evaluation cases one after another on one engine client (restarting it after an error)."""
+    """Runs evaluation cases one after another on one engine client (restarting it after an error).
+
+    `last_items`: the smallest disagreeing items of the last failing case (a pair, or one low8 hand),
+    for the fuzzer to write as a case."""
+
+    last_items: tuple[Hand, ...] = ()
 
     def run(self, case: Any, *, last: bool = False) -> Verdict:
         assert isinstance(case, EvaluationCase)
@@ -132,6 +137,9 @@ class EvaluationRunner(Runner):
             (first, second), found, evidence = pair.pair, pair.disagreement, pair.values
             if self.client.running:
                 best_fives_agree = self._best_fives_agree(kind, first, second, better)
+        elif self.client.running:
+            first, evidence = self._shrink_single(kind, first, found, evidence, better)
+        self.last_items = (first,) if second is None else (first, second)
         explanation = explain(kind, first, second, found, best_fives_agree=best_fives_agree)
         message = _message(kind, first, second, found, evidence, explanation.aspect)
         return base.with_changes(outcome=Outcome.FAIL, line=line, message=message,
@@ -177,6 +185,27 @@ class EvaluationRunner(Runner):
             if not self.client.running:
                 raise
             return found
+
+    def _shrink_single(self, kind: Kind, hand: Hand, found: Disagreement, evidence: tuple[Any, Any],
+                       better: Better) -> tuple[Hand, tuple[Any, Any]]:
+        """A low8 hand whose qualifier the engine gets wrong, with cards dropped while it still does."""
+        try:
+            for _ in range(SHRINK_ROUNDS):
+                smaller = [hand[:index] + hand[index + 1:] for index in range(len(hand))] if len(hand) > 5 else []
+                if not smaller:
+                    break
+                values = self._values(kind, smaller)
+                keys = [reference_key(kind, item) for item in smaller]
+                hit = next((index for index, (key, value) in enumerate(zip(keys, values))
+                            if (key == (0,)) is (found.expected is Qualifier.NO_LOW) and (value is None) is (found.actual is Qualifier.NO_LOW)),
+                           None)
+                if hit is None:
+                    break
+                hand, evidence = smaller[hit], (values[hit], None)
+        except (CaseFailed, EngineError):
+            if not self.client.running:
+                raise
+        return hand, evidence
 
     def _best_fives_agree(self, kind: Kind, first: Hand, second: Hand, better: Better) -> bool | None:
         """Whether the engine ranks the two hands' best fives as the rules do (None: not asked: both

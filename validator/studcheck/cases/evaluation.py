@@ -195,13 +195,18 @@ def _build(path: Path, raw: LineDict, add: Any) -> EvaluationCase | None:
             lines.append(no_low.item_line(index))
     if kind in (Kind.EXPOSED_HIGH, Kind.EXPOSED_LOW) and len({len(item) for item in items}) > 1:
         add(line_of(raw, ["order"]), "the boards of one case have one size (the rules compare boards of equal size)")
-    if len(items) < 2:
+    if len(text_items(written)) + len(no_low) < 2:
         add(line_of(raw, ["order"]), "a case orders at least two items")
     return EvaluationCase(
         id=str(raw["id"]), title=str(raw["title"]), kind=kind, rules=tuple(str(rule) for rule in rules or ()),
         path=path, line=raw.key_line("id"), items=tuple(items), keys=tuple(keys), item_lines=tuple(lines),
         note=str(raw.get("note", "")),
     )
+
+
+def text_items(lines: Sequence[str]) -> list[str]:
+    """The items the order lines write (a line of tied items holds several)."""
+    return [item for line in lines for item in line.split("=")]
 
 
 def _lines(value: Any) -> LineList:

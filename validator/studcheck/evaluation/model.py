@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from studcheck.cards import Card
 from studcheck.evaluation.kinds import Key, Kind
+from studcheck.evaluation.order import tie_classes
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,3 +32,13 @@ class EvaluationCase:
     def variant(self) -> str:
         """Reports show a case's variant column: for an evaluation case, its kind."""
         return self.kind.value
+
+    @cached_property
+    def hands(self) -> list[list[str]]:
+        """The items as the request writes them (built once: an exhaustive case has 15,000)."""
+        return [[str(card) for card in item] for item in self.items]
+
+    @cached_property
+    def classes(self) -> list[list[int]]:
+        """The items grouped by what the rules say of them, the first chosen first (order.tie_classes)."""
+        return tie_classes(self.keys)

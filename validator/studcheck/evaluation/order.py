@@ -60,6 +60,9 @@ def engine_ranks(values: Sequence[Any], better: Better) -> list[int]:
     An integer is a list of one; lists compare item by item (a prefix is smaller), as Python's
     tuples do. A value of another type has no place in the order: it ranks with `null`.
     """
+    sign = 1 if better is Better.HIGHER else -1
+    if set(map(type, values)) == {int}:  # the usual answer: one integer per item, compared as they are
+        return [sign * value for value in values]
     normal: list[tuple[int, ...] | None] = []
     for value in values:
         if isinstance(value, int) and not isinstance(value, bool):
@@ -70,22 +73,13 @@ def engine_ranks(values: Sequence[Any], better: Better) -> list[int]:
             normal.append(None)
     distinct = sorted({item for item in normal if item is not None})
     place = {item: index for index, item in enumerate(distinct)}
-    sign = 1 if better is Better.HIGHER else -1
     bottom = -len(distinct) - 1
     return [bottom if item is None else sign * place[item] for item in normal]
 
 
-def first_disagreement(kind: Kind, keys: Sequence[Key], values: Sequence[Any], better: Better) -> Disagreement | None:
-    """The first place, in the rules' order, where the engine's values say otherwise; None if none."""
-    if len(values) != len(keys):
-        raise ValueError(f"{len(values)} values for {len(keys)} items")
-    ranks = engine_ranks(values, better)
-    if kind is Kind.LOW8:
-        for index, (key, value) in enumerate(zip(keys, values)):
-            rules = Qualifier.NO_LOW if key == (0,) else Qualifier.LOW
-            engine = Qualifier.NO_LOW if value is None else Qualifier.LOW
-            if rules is not engine:
-                return Disagreement(first=index, second=None, expected=rules, actual=engine)
+def tie_classes(keys: Sequence[Key]) -> list[list[int]]:
+    """The items' indices grouped by equal keys, the class the rules choose first first (batch order
+    within a class): what a case's keys say, computed once per case."""
     ordered = sorted(range(len(keys)), key=lambda index: keys[index], reverse=True)  # stable: batch order within a tie
     classes: list[list[int]] = []
     for index in ordered:
@@ -93,6 +87,24 @@ def first_disagreement(kind: Kind, keys: Sequence[Key], values: Sequence[Any], b
             classes[-1].append(index)
         else:
             classes.append([index])
+    return classes
+
+
+def first_disagreement(kind: Kind, keys: Sequence[Key], values: Sequence[Any], better: Better, *,
+                       classes: Sequence[Sequence[int]] | None = None) -> Disagreement | None:
+    """The first place, in the rules' order, where the engine's values say otherwise; None if none.
+    `classes`: `tie_classes(keys)`, when the caller has it already."""
+    if len(values) != len(keys):
+        raise ValueError(f"{len(values)} values for {len(keys)} items")
+    ranks = engine_ranks(values, better)
+    if classes is None:
+        classes = tie_classes(keys)
+    if kind is Kind.LOW8:
+        for index in (index for members in classes for index in members):  # the rules' order
+            rules = Qualifier.NO_LOW if keys[index] == (0,) else Qualifier.LOW
+            engine = Qualifier.NO_LOW if values[index] is None else Qualifier.LOW
+            if rules is not engine:
+                return Disagreement(first=index, second=None, expected=rules, actual=engine)
     for position, members in enumerate(classes):
         head = members[0]
         other = next((index for index in members if ranks[index] != ranks[head]), None)

@@ -92,8 +92,8 @@ class EvaluationRunner(Runner):
         self.client.mark_stderr()
         step_text = f"expect the order of {len(case.items)} {case.kind.value} items"
         try:
-            values = self._values(case.kind, case.items)
-            found = first_disagreement(case.kind, case.keys, values, Better(better))
+            values = self._values(case.kind, case.items, hands=case.hands)
+            found = first_disagreement(case.kind, case.keys, values, Better(better), classes=case.classes)
             if found is None:
                 return base
             return self._failed_pair(case, base.with_changes(step_text=step_text), found, values, Better(better))
@@ -108,10 +108,12 @@ class EvaluationRunner(Runner):
             self._restart()
             return verdict
 
-    def _values(self, kind: Kind, items: Sequence[Hand]) -> list[Any]:
-        """The engine's values for one batch; a refusal is a failure (the kind was declared), a wrong
-        count of values a protocol error."""
-        response = self.client.request(RequestType.EVALUATE, {"kind": kind.value, "hands": [[str(c) for c in item] for item in items]})
+    def _values(self, kind: Kind, items: Sequence[Hand], *, hands: list[list[str]] | None = None) -> list[Any]:
+        """The engine's values for one batch (`hands`: the items as text, if the caller has them); a
+        refusal is a failure (the kind was declared), a wrong count of values a protocol error."""
+        if hands is None:
+            hands = [[str(card) for card in item] for item in items]
+        response = self.client.request(RequestType.EVALUATE, {"kind": kind.value, "hands": hands})
         if not response["ok"]:
             error = response["error"]
             raise CaseFailed(f"the engine refused to evaluate {len(items)} {kind.value} item{'s' if len(items) != 1 else ''} "

@@ -78,6 +78,9 @@ def histories(entries: Iterable[CaseEntry]) -> dict[str, str]:
     diverged, for the cases that can be found."""
     found: dict[str, str] = {}
     for entry in entries:
+        if _is_evaluation(entry.line):
+            found[entry.anchor] = _evaluation_history(entry.line)
+            continue
         case = find_case(entry.line)
         if case is None:
             continue
@@ -92,6 +95,21 @@ def histories(entries: Iterable[CaseEntry]) -> dict[str, str]:
                 lines.insert(at, f"{MARK}the engine diverged here: {entry.where}")
         found[entry.anchor] = "\n".join(lines) + "\n"
     return found
+
+
+#: the kinds of the evaluation profile (spec/evaluation.md): a report line's variant for its cases
+EVALUATION_KINDS = frozenset({"high", "razz", "low8", "exposed_high", "exposed_low", "bring_in", "bring_in_razz"})
+
+
+def _is_evaluation(line: Mapping[str, Any]) -> bool:
+    return str(line.get("variant")) in EVALUATION_KINDS and str(line.get("id", "")).startswith("EV-")
+
+
+def _evaluation_history(line: Mapping[str, Any]) -> str:
+    """An evaluation case has no hand to replay: its smallest disagreeing pair, as the verdict's message
+    gives it (what the rules say; what the engine's values said), one line each."""
+    rules, _, engine = str(line.get("message", "")).partition("; ")
+    return f"{rules}\n{MARK}{engine}\n" if engine else f"{rules}\n"
 
 
 def cards_html(text: str) -> Markup:

@@ -14,6 +14,11 @@ Bugs (each breaks one rule; tests/harness/test_evaluation_profile.py checks the 
   exposed_straights     a four-card straight on board beats a pair       BET.FIRST-ACTOR.EXPOSED-RANKING
   bring_in_ace_low      the ace is low for the Stud High bring-in        BRING-IN.CARD.LOW
   bring_in_no_suit      equal door cards tie (no suit order)             BRING-IN.TIE.SUIT
+
+`--mode` makes it misbehave instead (a correct evaluator otherwise): `wrong_count` answers one value
+too few, `refuse` refuses every batch (unsupported), `crash` exits on its second batch, `floats`
+writes every value as a JSON float (2.0: read as the integer, protocol.md), `lower` answers the
+negated values and declares "lower", `hands` answers hello as a hands-profile engine.
 """
 import argparse
 import json
@@ -153,17 +158,38 @@ def numbered(values):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bug", default="none")
-    bug = parser.parse_args().bug
+    parser.add_argument("--mode", default="none")
+    options = parser.parse_args()
+    bug, mode = options.bug, options.mode
+    batches = 0
     kinds = ["high", "razz", "low8", "exposed_high", "exposed_low", "bring_in", "bring_in_razz"]
     for line in sys.stdin:
         request = json.loads(line)
         seq = request.get("seq")
-        if request.get("type") == "hello":
+        if request.get("type") == "hello" and mode == "hands":
+            answer = {"seq": seq, "ok": True, "protocol": 1, "engine": {"name": "hands-only", "version": "1"},
+                      "variants": ["razz"], "options": {
+                          "bring_in_tie": ["suit"], "first_actor_tie": ["seat"], "open_pair_double": [True], "max_raises": [3],
+                          "heads_up": ["capped"], "burn_cards": [True], "short_stub": ["remake"], "odd_chip": ["best_five"],
+                          "showdown_unbet": ["first_actor"], "rake_percent": [0], "rake_cap": [0]}}
+        elif request.get("type") == "hello":
+            direction = "lower" if mode == "lower" else "higher"
             answer = {"seq": seq, "ok": True, "protocol": 1, "profile": "evaluation",
-                      "engine": {"name": f"planted-{bug}", "version": "1"}, "kinds": {kind: "higher" for kind in kinds}}
+                      "engine": {"name": f"planted-{bug}", "version": "1"}, "kinds": {kind: direction for kind in kinds}}
         elif request.get("type") == "evaluate":
-            values = [value(request["kind"], hand, bug) for hand in request["hands"]]
-            answer = {"seq": seq, "ok": True, "values": numbered(values)}
+            batches += 1
+            if mode == "crash" and batches == 2:
+                return 3
+            values = numbered([value(request["kind"], hand, bug) for hand in request["hands"]])
+            if mode == "wrong_count":
+                values = values[:-1]
+            elif mode == "floats":
+                values = [None if v is None else float(v) for v in values]
+            elif mode == "lower":
+                values = [None if v is None else -v for v in values]
+            answer = {"seq": seq, "ok": True, "values": values}
+            if mode == "refuse":
+                answer = {"seq": seq, "ok": False, "error": {"reason": "unsupported", "message": "not today"}}
         else:
             answer = {"seq": seq, "ok": True}
         sys.stdout.write(json.dumps(answer) + "\n")

@@ -64,6 +64,8 @@ def header_line(*, info: EngineInfo | None, command: str, started: str, cases: S
     engine: dict[str, Any] | None = None
     if info is not None:
         engine = {**info.raw, "name": info.name, "version": info.version, "variants": list(info.variants), "options": dict(info.options)}
+        if info.kinds:  # the evaluation profile (spec/evaluation.md): what it evaluates, and which way
+            engine.update(profile=info.profile.value, kinds=dict(info.kinds), variants=list(info.kinds))
     line = {
         "kind": "header", "studcheck": __version__, "protocol": PROTOCOL_VERSION, "engine": engine,
         "command": command, "started": started, "cases": list(cases),

@@ -113,10 +113,14 @@ def run_library(library: Library, venv: Path, folder: Path, scratch: Path, fuzz_
     report = scratch / f"{library.slug}.jsonl"
     studcheck = [sys.executable, "-m", "studcheck"]
     ran = subprocess.run([*studcheck, "run", "--profile", "evaluation", "--exhaustive", "--engine", command, "--no-progress",
-                          "--report", str(report), "--html", str(folder / library.slug)], cwd=ROOT, capture_output=True,
-                         text=True, check=False)
+                          "--report", str(report)], cwd=ROOT, capture_output=True, text=True, check=False)
     if ran.returncode not in (0, 1):
         raise SystemExit(f"{library.name}: studcheck run exited {ran.returncode}:\n{ran.stdout[-3000:]}{ran.stderr[-3000:]}")
+    # the page names its report by file name alone (the scratch folder is gone when a reader opens it)
+    drawn = subprocess.run([*studcheck, "report", report.name, "-o", str(folder / library.slug)], cwd=scratch,
+                           capture_output=True, text=True, check=False)
+    if drawn.returncode != 0:
+        raise SystemExit(f"{library.name}: studcheck report exited {drawn.returncode}:\n{drawn.stderr[-3000:]}")
     lines = [json.loads(text) for text in report.read_text(encoding="utf-8").splitlines()]
     fuzzed = subprocess.run([*studcheck, "fuzz", "--profile", "evaluation", "--engine", command, "--hands", str(fuzz_items),
                              "--seed", str(FUZZ_SEED), "--keep-going", "--no-progress", "--out", str(scratch / f"fuzz-{library.slug}")],

@@ -52,6 +52,8 @@ VERDICTS = [
     ("huge_line", ["--id", "T-RAZ-001", "--timeout", "10"], 1, {"T-RAZ-001": "error"}, "line_too_long"),
     ("exit_after_hello", ["--id", "T-OK-001", "--id", "T-RAZ-001"], 1, {"T-OK-001": "error", "T-RAZ-001": "error"}, "crash"),
     ("bad_schema", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response"),
+    # extra keys nested 5,000 deep: refused as bad_response (it used to end the run in a RecursionError)
+    ("deep_answer", ["--id", "T-OK-001", "--junit", "{tmp}/junit.xml"], 1, {"T-OK-001": "error"}, "bad_response"),
     # the stray line is seen before the next request (bad_response) or as its answer (wrong_seq)
     ("double_answer", ["--id", "T-OK-001"], 1, {"T-OK-001": "error"}, "bad_response|wrong_seq"),
     ("stderr_flood", [], 0, ALL_PASS, None),
@@ -80,6 +82,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], EngineRun]
             report = tmp_path_factory.mktemp(name) / "report.jsonl"
             # The answer timeout is the default (5 s) except for the engine that hangs: no other engine
             # here waits for it, so a short one would only fail a correct answer a busy machine delayed.
+            extra = [argument.replace("{tmp}", str(report.parent)) for argument in extra]
             code, out, _ = run_quietly("run", "--engine", engine(name), "--cases", str(CASES), "--report", str(report), *extra)
             done[name] = EngineRun(code=code, out=out, lines=read_report(report))
         return done[name]

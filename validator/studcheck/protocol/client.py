@@ -102,6 +102,30 @@ def _show(raw: bytes) -> str:
     return truncate(raw.decode("utf-8", errors="replace").rstrip("\n"))
 
 
+#: how deep an answer may nest (a state nests five levels; extra keys may add some): deeper ones are
+#: refused, so that no report, reader or recursion downstream meets them
+MAX_DEPTH = 100
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in a parsed answer (iterative: no recursion limit)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            items = list(item.values())
+        elif isinstance(item, list):
+            items = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, depth + 1) for child in items)
+    return deepest
+
+
 #: Whole floats up to this size are read as integers; past 2**53 a float no longer holds every integer.
 _EXACT_FLOAT = 2.0**53
 
@@ -714,6 +738,14 @@ class EngineClient:
         except (ValueError, UnicodeDecodeError):
             entry["raw"] = _show(raw)
             raise EngineError(Problem.NOT_JSON, "the engine printed something that is not JSON on stdout", line=_show(raw)) from None
+        except RecursionError:
+            entry["raw"] = _show(raw)
+            raise EngineError(Problem.BAD_RESPONSE, f"the engine's answer is nested more than {MAX_DEPTH} levels deep",
+                              line=_show(raw)) from None
+        if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _depth(response) > MAX_DEPTH:
+            entry["raw"] = _show(raw)
+            raise EngineError(Problem.BAD_RESPONSE, f"the engine's answer is nested more than {MAX_DEPTH} levels deep "
+                              "(a state needs five; reports could not be written or read back)", line=_show(raw))
         entry["response"] = response
         if not isinstance(response, dict):
             raise EngineError(Problem.BAD_RESPONSE, "the engine's answer is not a JSON object", line=_show(raw))

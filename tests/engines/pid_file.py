@@ -1,7 +1,8 @@
 """The reference engine that writes "<pid> [<child pid>]" to DIR/<pid> (first argument) and then,
 second argument `slow`, answers every hand request after 0.3 s and exits when its input closes (a
 well-behaved engine), or, `hang`, on its first hand starts a `sleep 1000` child, ignores SIGTERM
-and hangs (the worst engine). For the tests of what a killed harness leaves behind.
+and hangs (the worst engine), or, `stubborn`, answers like `slow` but ignores SIGTERM and stays
+when its input closes. For the tests of what a killed harness (or worker) leaves behind.
 """
 import os
 import signal
@@ -25,7 +26,7 @@ def hook(request, server, number):
         if request.get("type") == "hello":
             record(os.getpid())
         return server.handle(request)
-    if MODE == "slow":
+    if MODE in ("slow", "stubborn"):
         time.sleep(0.3)
         return server.handle(request)
     child = subprocess.Popen(["sleep", "1000"])
@@ -35,4 +36,9 @@ def hook(request, server, number):
         time.sleep(60)
 
 
-raise SystemExit(serve_with(hook))
+if MODE == "stubborn":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+code = serve_with(hook)
+while MODE == "stubborn":  # input closed: stay anyway
+    time.sleep(60)
+raise SystemExit(code)

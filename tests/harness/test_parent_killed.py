@@ -113,3 +113,44 @@ def test_sigkill_of_fuzz_jobs_2_leaves_no_worker_and_no_engine(tmp_path: Path) -
                          lambda: len(_recorded(folder)) >= 3)  # the parent's engine and two workers'
     assert len(left) >= 5, left  # three engines, two workers at least
     _assert_all_end(left)
+
+
+def test_a_worker_killed_mid_run_is_one_error_and_its_engine_ends(tmp_path: Path) -> None:
+    """kill -9 of one `run --jobs 2` worker (the out-of-memory killer, say): its case is an `error`
+    (problem crash), the other engine runs the cases left, the reports close, no traceback, and the
+    dead worker's engine, which ignores SIGTERM and the end of its input, is ended too."""
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    report = tmp_path / "report.jsonl"
+    engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} stubborn"
+    process = subprocess.Popen([sys.executable, "-m", "studcheck", "run", "--engine", engine, "--cases", str(CASES), "--jobs", "2",
+                                "--no-progress", "--timeout", "600", "--report", str(report)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + GIVE_UP
+        while len(_recorded(folder)) < 2 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert len(_recorded(folder)) >= 2, "the two engines did not start"
+        cmdline = Path(f"/proc/{process.pid}/cmdline").read_bytes()
+        workers = [pid for pid in _children(process.pid) if Path(f"/proc/{pid}/cmdline").read_bytes() == cmdline]
+        assert len(workers) == 1, workers  # the forked worker runs the same command line as the harness
+        worker_engines = [pid for pid in _recorded(folder) if pid in _children(workers[0])]
+        assert len(worker_engines) == 1
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = process.communicate(timeout=GIVE_UP)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    lines = [line for line in report.read_text(encoding="utf-8").splitlines() if line]
+    import json
+
+    parsed = [json.loads(line) for line in lines]
+    assert "Traceback" not in out + err, err
+    assert process.returncode == 1
+    assert parsed[-1]["kind"] == "footer"
+    cases = [line for line in parsed if line["kind"] == "case"]
+    assert len(cases) == 5  # every case has a verdict
+    lost = [line for line in cases if line["outcome"] == "error"]
+    assert len(lost) == 1 and lost[0]["problem"] == "crash" and "worker process" in lost[0]["message"]
+    _assert_all_end(set(worker_engines))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
@@ -27,6 +28,10 @@ from studcheck.protocol.client import TERM_GRACE, EngineError, Problem
 
 #: fork is cheap and shares the loaded cases; elsewhere (macOS, Windows) the workers are threads
 AVAILABLE = sys.platform.startswith("linux")
+
+
+class WorkerDied(Exception):
+    """The worker process is gone: its case has no verdict from an engine, and it takes no more cases."""
 
 
 class ForkedRunner:
@@ -42,10 +47,16 @@ class ForkedRunner:
         self._process.start()
         child.close()
         self.client = _Client(self)
+        self._engine_group: int | None = None  # the engine's process group, once the child has started it
 
     def call(self, *message: Any) -> Any:
-        self._conn.send(message)
-        kind, value = self._conn.recv()
+        try:
+            self._conn.send(message)
+            kind, value = self._conn.recv()
+        except (EOFError, OSError) as exc:  # killed (kill -9, the OOM killer) or crashed
+            self._end_engine()
+            raise WorkerDied(f"the studcheck worker process running this case died ({type(exc).__name__}): "
+                             "killed, or out of memory? Its engine was ended; the other workers ran the cases left") from None
         if kind == "engine_error":
             problem, text, stderr = value
             raise EngineError(Problem(problem), text, stderr=stderr)
@@ -58,6 +69,15 @@ class ForkedRunner:
     def finish(self, case: Case, verdict: Verdict) -> Verdict:
         finished: Verdict = self.call("finish", case.id, verdict)
         return finished
+
+    def _end_engine(self) -> None:
+        """The dead worker's engine, which may ignore the end of its stdin: its whole process group."""
+        group, self._engine_group = self._engine_group, None
+        if group is not None:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
     def interrupt(self, signum: int) -> None:
         """Pass a signal on to the child (it ends its engine, and its cases stop as the parent's do)."""
@@ -85,7 +105,7 @@ class _Client:
         self.running = False
 
     def start(self) -> None:
-        self._owner.call("start")
+        self._owner._engine_group = self._owner.call("start")
         self.running = True
 
     def stop(self, *, polite: bool = True) -> None:
@@ -123,7 +143,7 @@ def _answer(runner: Runner, by_id: dict[str, Case], message: tuple[Any, ...]) ->
             runner.client.start()
         except EngineError as exc:
             return "engine_error", (exc.problem.value, exc.message, exc.stderr)
-        return "ok", None
+        return "ok", runner.client.pid  # the engine leads its own process group (client.py): the parent may end it
     if kind == "run":
         return "ok", runner.run(by_id[message[1]], last=message[2])
     if kind == "finish":

@@ -29,7 +29,8 @@ from typing import Any, Protocol
 from studcheck.protocol import stopping
 
 from studcheck.cases.model import Case
-from studcheck.harness.runner import Verdict
+from studcheck.harness.forked import WorkerDied
+from studcheck.harness.runner import Verdict, lost_verdict
 
 #: how often the waiting main thread wakes up (signal handlers run in the main thread)
 POLL = 0.1
@@ -146,8 +147,8 @@ class Workers:
             while index not in self._done:
                 if self._crash is not None:
                     raise self._crash
-                if not any(thread.is_alive() for thread in threads):
-                    raise RuntimeError(f"every engine worker ended before case {index + 1} was run")
+                if not any(thread.is_alive() for thread in threads):  # every worker died: no engine is left
+                    return lost_verdict(self._cases[index], "not run: every studcheck worker process died before this case")
                 self._pass_on_signal()
                 self._lock.wait(POLL)
             return self._done.pop(index)
@@ -179,9 +180,17 @@ class Workers:
                 if held is not None:
                     self._deliver(held[0], held[2])
                 index, case = taken
-                held = (index, case, runner.run(case))
+                try:
+                    held = (index, case, runner.run(case))
+                except WorkerDied as exc:  # this case is an error; the live workers take the rest
+                    held = None
+                    self._deliver(index, lost_verdict(case, str(exc)))
+                    return
             if held is not None:
-                self._deliver(held[0], runner.finish(held[1], held[2]))
+                try:
+                    self._deliver(held[0], runner.finish(held[1], held[2]))
+                except WorkerDied:
+                    self._deliver(held[0], held[2])
         except BaseException as exc:  # a harness bug: hand it to the main thread rather than hang it
             with self._lock:
                 self._crash = exc

@@ -89,6 +89,14 @@ class Verdict:
         return Verdict(**values)
 
 
+def lost_verdict(case: Any, message: str) -> Verdict:
+    """An `error` verdict for a case no engine could answer for (its worker process died), problem `crash`."""
+    variant = case.variant if isinstance(case.variant, str) else case.variant.value
+    return Verdict(case_id=case.id, outcome=Outcome.ERROR, variant=variant, file=display_path(case.path), line=case.line,
+                   title=case.title, tags=tuple(case.tags), rules=tuple(case.rules), step_text="setup", message=message,
+                   problem="crash")
+
+
 class CaseFailed(Exception):
     """The engine broke a rule at some step (verdict `fail`)."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pickle
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,9 @@ import pytest
 from studcheck import cli
 from studcheck.cases import cache as cache_module
 from studcheck.cases import load as load_module
-from studcheck.cases.cache import CACHE_DIR_ENV, NO_CACHE_ENV, CaseCache
+from studcheck.cases.cache import CACHE_DIR_ENV, NO_CACHE_ENV, CaseCache, read_cache_file, sealed, user_key
 from studcheck.cases.load import CaseError, load_cases
+from studcheck.cases.model import Case
 from studcheck.resources import cases_dir
 
 BAD = Path(__file__).resolve().parent.parent / "bad_cases"
@@ -110,7 +112,7 @@ def test_a_corrupt_cache_file_is_no_cache(suite: Path, garbage: bytes) -> None:
     (path,) = cache_files(suite)
     path.write_bytes(garbage)
     assert load_cases([suite]) == expected
-    assert pickle.loads(path.read_bytes()).keys() == CaseCache().entries.keys() != set()  # written back whole
+    assert unsealed(path).keys() == CaseCache().entries.keys() != set()  # written back whole
 
 
 def test_a_cache_that_cannot_be_written_is_no_cache(suite: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -151,11 +153,104 @@ def test_a_cache_file_replaced_since_it_was_read_is_read_again(suite: Path, monk
     """The process remembers a cache file's entries only while the file is the one it read."""
     load_cases([suite])
     (path,) = cache_files(suite)
+    entries = unsealed(path)
     loads: list[object] = []
-    real_load = pickle.load
-    monkeypatch.setattr(pickle, "load", lambda handle: loads.append(handle) or real_load(handle))
+    real_loads = pickle.loads
+    monkeypatch.setattr(pickle, "loads", lambda data: loads.append(data) or real_loads(data))
     assert len(CaseCache().entries) == 2 and loads == []  # unchanged: remembered, not unpickled again
-    entries = pickle.loads(path.read_bytes())
     kept = next(iter(entries))
-    path.write_bytes(pickle.dumps({kept: entries[kept]}))  # another writer (another process) replaced it
+    path.write_bytes(sealed({kept: entries[kept]}, key()))  # another process of this user replaced it
     assert list(CaseCache().entries) == [kept] and len(loads) == 1
+
+
+class Boom:
+    """A pickle that runs code when loaded: it would create `marker`."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Path.write_text, (self.marker, "ran"))
+
+
+def test_a_file_not_sealed_with_the_users_key_is_never_unpickled(suite: Path) -> None:
+    load_cases([suite])
+    (path,) = cache_files(suite)
+    marker = suite.parent / "marker"
+    body = pickle.dumps({"x": Boom(marker)})
+    forged = [body, cache_module.MAGIC + b"\0" * 32 + body, sealed({}, b"another key of 32 bytes, not hers")[:50] + body]
+    for data in forged:
+        path.write_bytes(data)
+        assert load_cases([suite]) == load_cases([suite], cache=False)
+        assert not marker.exists()
+
+
+def test_an_entry_for_a_real_file_with_other_content_is_ignored_unless_sealed_by_the_user(suite: Path) -> None:
+    """A crafted entry (the right content hash, a case with another title) written without the key."""
+    expected = load_cases([suite], cache=False)
+    load_cases([suite])
+    (path,) = cache_files(suite)
+    entries = unsealed(path)
+    lying = {digest: replace(case, title="a title nobody wrote") for digest, case in entries.items()}
+    path.write_bytes(sealed(lying, b"k" * 32))  # sealed, but not with this user's key
+    assert load_cases([suite]) == expected
+
+
+def test_a_directory_others_can_write_is_not_used(suite: Path) -> None:
+    folder = suite.parent / "cache"
+    load_cases([suite])
+    (path,) = cache_files(suite)
+    before = path.read_bytes()
+    folder.chmod(0o777)
+    try:
+        assert CaseCache().entries == {}  # not read
+        (suite / "new.yaml").write_bytes((suite / Path(SOURCES[0]).name).read_bytes().replace(b"SH-WEX-001", b"SH-WEX-991"))
+        load_cases([suite])
+        assert path.read_bytes() == before  # and not written
+    finally:
+        folder.chmod(0o700)
+
+
+def test_a_fifo_at_the_cache_path_does_not_hang(suite: Path) -> None:
+    import os
+    import threading
+
+    load_cases([suite])
+    (path,) = cache_files(suite)
+    path.unlink()
+    os.mkfifo(path)
+    done: list[object] = []
+    thread = threading.Thread(target=lambda: done.append(load_cases([suite])), daemon=True)
+    thread.start()
+    thread.join(30)
+    assert done, "loading cases hung on a FIFO at the cache path"
+
+
+def test_entries_are_bounded_and_a_killed_saves_temporary_file_goes(suite: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import time
+
+    folder = suite.parent / "cache"
+    load_cases([suite])
+    stale = folder / ".cases-killed.tmp"
+    stale.write_bytes(b"half a cache")
+    old = time.time() - 2 * cache_module.STALE_TEMPORARY
+    os.utime(stale, (old, old))
+    monkeypatch.setattr(cache_module, "MAX_ENTRIES", 1)
+    (suite / Path(SOURCES[0]).name).write_text((suite / Path(SOURCES[0]).name).read_text() + "# edited\n")
+    load_cases([suite])  # a new entry: saved, bounded to one, the stale temporary file removed
+    (path,) = cache_files(suite)
+    assert len(unsealed(path)) == 1
+    assert not stale.exists()
+
+
+def key() -> bytes:
+    found = user_key()
+    assert found is not None
+    return found
+
+
+def unsealed(path: Path) -> dict[str, Case]:
+    found = read_cache_file(path, key())
+    assert found is not None, f"{path} is not a cache file sealed with this user's key"
+    return found

@@ -6,7 +6,9 @@ CaseError. The spec indexes (rule IDs, tags) are read here too, for lint and cov
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -103,9 +105,29 @@ def analyse(path: Path, data: bytes | None = None) -> Analysis:
     return result
 
 
+#: a case file larger than this is refused before it is read (the largest bundled case is a few kB)
+MAX_CASE_BYTES = 1 << 20
+
+
+def read_case_bytes(path: Path) -> bytes:
+    """A case file's bytes, refused before reading unless it is a regular file (a link to one is fine)
+    of at most MAX_CASE_BYTES: a link to /dev/zero, a FIFO or a 2 GB file raises OSError with why."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(f"not a regular file ({'a FIFO' if stat.S_ISFIFO(info.st_mode) else 'a device or other special file'})")
+    if info.st_size > MAX_CASE_BYTES:
+        raise OSError(f"{info.st_size} bytes, more than the {MAX_CASE_BYTES} a case file may have")
+    handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(handle, "rb") as stream:
+        data = stream.read(MAX_CASE_BYTES + 1)
+    if len(data) > MAX_CASE_BYTES:
+        raise OSError(f"more than the {MAX_CASE_BYTES} bytes a case file may have")
+    return data
+
+
 def _analyse(result: Analysis, data: bytes | None = None) -> None:
     try:
-        text = result.path.read_text(encoding="utf-8") if data is None else _decode(data)
+        text = _decode(read_case_bytes(result.path) if data is None else data)
     except UnicodeDecodeError as exc:
         result.add(1, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
         return
@@ -517,7 +539,7 @@ def load_case(path: Path | str, *, cache: CaseCache | None = None) -> Case:
     key = ""
     if cache is not None:
         try:
-            data = path.read_bytes()
+            data = read_case_bytes(path)
         except OSError:
             data = None  # analyse reads it again and reports why it cannot
         else:

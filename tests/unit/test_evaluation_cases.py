@@ -219,3 +219,11 @@ def test_the_reference_passes_every_bundled_case(case: EvaluationCase) -> None:
     # answers, so that a hand with no qualifying low is null (spec section 3)
     values = [key_as_value(case.kind, reference_key(case.kind, item)) for item in case.items]
     assert first_disagreement(case.kind, case.keys, values, Better.HIGHER) is None
+
+
+def test_an_id_with_a_final_line_break_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_text("id: |\n  EV-HI-991\ntitle: t\nkind: high\nrules: [HAND.HIGH.WHEEL]\norder:\n"
+                    "  - 6c 5d 4c 3h 2s\n  - 5d 4c 3h 2s Ah\n", encoding="utf-8")
+    case, problems = analyse(path)
+    assert case is None and [(p.line, p.message[:41]) for p in problems] == [(1, "id: 'EV-HI-991\\n' is not an ID: EV-, then")]

@@ -38,6 +38,8 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "fractional_stack.yaml": (10, "seats.2.stack: expected integer"),
     "generated_without_tag.yaml": (7, "`generated: true` and the tag `generated` go together"),
     "id_variant_mismatch.yaml": (2, "starts with RZ but the variant is stud_high"),
+    # `id: |` adds a line break the schema's `$` lets through; it would become file names with one in both exports
+    "id_final_newline.yaml": (1, "id: 'SH-BAD-991\\n' is not an ID: capital letters, digits and dashes only"),
     # expectations no engine can meet: ranges, streets and options of another betting or variant
     "range_downwards.yaml": (15, "legal: raise 9..4 runs downwards: a range is min..max with min <= max"),
     "two_ranges.yaml": (15, "legal: raise is listed 2 times with a range: one range holds every amount of its kind"),

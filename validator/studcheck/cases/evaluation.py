@@ -9,6 +9,7 @@ the keys come from the file, never from the reference (the reference must pass e
 from __future__ import annotations
 
 import json
+import re
 import stat
 from collections.abc import Sequence
 from functools import lru_cache
@@ -22,6 +23,8 @@ from studcheck.evaluation.kinds import SPECS, Key, Kind
 from studcheck.evaluation.model import EvaluationCase
 from studcheck.resources import cases_dir, schema_path
 
+#: an evaluation case ID, whole
+EVALUATION_ID = re.compile(r"EV(?:-[A-Z0-9]+)+")
 #: a case file larger than this is refused before it is read (a case needs a few kilobytes)
 MAX_BYTES = 1 << 20
 
@@ -163,6 +166,8 @@ def _schema() -> dict[str, Any]:
 
 def _build(path: Path, raw: LineDict, add: Any) -> EvaluationCase | None:
     kind = Kind(raw["kind"])
+    if isinstance(raw.get("id"), str) and not EVALUATION_ID.fullmatch(raw["id"]):  # `$` lets a final line break by
+        add(raw.key_line("id"), f"id: {show(raw['id'])} is not an ID: EV-, then capital letters, digits and dashes only")
     spec = SPECS[kind]
     known, retired = rule_index(), retired_rules()
     rules = raw.get("rules")

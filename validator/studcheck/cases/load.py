@@ -105,6 +105,8 @@ def analyse(path: Path, data: bytes | None = None) -> Analysis:
     return result
 
 
+#: a case ID, whole (cases/README.md: <VARIANT>-<TOPIC>-<NNN>)
+CASE_ID = re.compile(r"[A-Z0-9]+(?:-[A-Z0-9]+)+")
 #: a case file larger than this is refused before it is read (the largest bundled case is a few kB)
 MAX_CASE_BYTES = 1 << 20
 
@@ -157,6 +159,11 @@ def _analyse(result: Analysis, data: bytes | None = None) -> None:
         return
     for line, message in schema_problems(raw):
         result.add(line, message)
+    case_id = raw.get("id")
+    if isinstance(case_id, str) and not result.problems and not CASE_ID.fullmatch(case_id):
+        # the schema's pattern ends in `$`, which Python's re lets match before a final line break
+        result.add(raw.key_line("id"), f"id: {show(case_id)} is not an ID: capital letters, digits and dashes only "
+                                       "(no space or line break; a YAML block scalar `|` adds one)")
     if result.problems:
         return
     builder = _Builder(raw, result.add)

@@ -2,7 +2,6 @@
 are allowed; nesting that deep breaks reports and readers): `deep_answer.py DEPTH`."""
 import sys
 
-from _common import serve_with
 
 DEPTH = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,24 @@ def test_cli_refuses_to_export_a_case_the_reference_fails(tmp_path: Path, capsys
     assert main(["export", "--format", "json", str(tmp_path / "out"), "--cases", str(case)]) == 1
     assert "SH-WSP-901: the reference engine's verdict is fail" in capsys.readouterr().err
     assert not (tmp_path / "out" / "index.json").exists()
+
+
+@pytest.mark.parametrize("obstacle", ["read-only", "file-in-the-way"])
+def test_a_write_error_is_a_reason_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str], obstacle: str) -> None:
+    target = tmp_path / "export"
+    target.mkdir()
+    if obstacle == "read-only":
+        (target / "cases").mkdir()
+        (target / "cases").chmod(0o500)
+        if os.access(target / "cases", os.W_OK):  # root writes anyway: put a directory where a file must go
+            (target / "cases").chmod(0o700)
+            (target / "cases" / "SH-WEX-001.json").mkdir()
+    else:
+        (target / "cases").write_text("a file where the cases folder must be")
+    try:
+        code = main(["export", "--format", "json", str(target), "--case", "SH-WEX-001"])
+    finally:
+        if (target / "cases").is_dir():
+            (target / "cases").chmod(0o700)
+    err = capsys.readouterr().err
+    assert code == 2 and "studcheck export: cannot write" in err and "Traceback" not in err

@@ -166,3 +166,14 @@ def test_markdown_summary_lists_the_table_and_failures(wrong_rules_run: tuple[in
     assert code == 1 and text.startswith("earlier step\n")  # appended, as $GITHUB_STEP_SUMMARY wants
     assert "| stud_high | 3 | 1 | 0 | 0 | 0 | 0 |" in text
     assert "**FAIL T-BRI-001**" in text and "`to_act: expected 2, got 1`" in text
+
+
+def test_a_full_disk_under_report_names_the_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """/dev/full fails every write with ENOSPC, an error that names no file: the message names the report."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    from studcheck.cli import main
+
+    code = main(["run", "--in-process", "--id", "SH-WEX-001", "--no-progress", "--report", "/dev/full"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot write /dev/full: No space left on device" in err and "None" not in err

@@ -93,7 +93,12 @@ def run_json_export(directory: Path, cases: Sequence[Case]) -> int:
         print(f"studcheck export: {exc} (nothing written: a golden transcript must come from a passing run)",
               file=sys.stderr)
         return EXIT_FAILED
-    size = write_export(directory, index, exported)
+    try:
+        size = write_export(directory, index, exported)
+    except OSError as exc:  # read-only, a file in the way, disk full: a reason, not a traceback
+        where = exc.filename or directory
+        print(f"studcheck export: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
     print(f"{len(exported)} cases written to {directory} as JSON (index.json, cases/<ID>.json; "
           f"{size / 1e6:.1f} MB in {time.perf_counter() - started:.1f} s)")
     return 0

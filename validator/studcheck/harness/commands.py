@@ -278,8 +278,9 @@ def _run(args: argparse.Namespace) -> int:
         return watch.exit_code or code
     except BrokenPipeError:
         raise  # stdout closed (`studcheck run | head`): the command line handles it (exit 141)
-    except OSError as exc:
-        print(f"studcheck run: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+    except OSError as exc:  # a write of --report (the disk full: the error names no file) or of another report
+        where = exc.filename or args.report or "a report"
+        print(f"studcheck run: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_CONFIG
 
 

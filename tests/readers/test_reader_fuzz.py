@@ -139,3 +139,47 @@ CASE_SEED = next(iter(sorted((cases_dir() / "stud_high" / "bring-in").glob("*.ya
 @given(blob=mutated(CASE_SEED))
 def test_case_reader_is_total(blob: bytes, tmp_path: Path) -> None:
     _total(load_case, CaseError, tmp_path / "case.yaml", blob)
+
+
+EVALUATION_SEED = (cases_dir() / "evaluation" / "high" / "ev-hi-003-wheel-is-lowest-straight.yaml").read_bytes()
+
+
+@FUZZ
+@given(blob=mutated(EVALUATION_SEED))
+def test_evaluation_case_reader_is_total(blob: bytes, tmp_path: Path) -> None:
+    from studcheck.cases.evaluation import load_evaluation_cases
+
+    _total(lambda path: load_evaluation_cases([path]), CaseError, tmp_path / "case.yaml", blob)
+
+
+@FUZZ
+@given(blob=mutated(b'{"seq": 2, "ok": true, "values": [1, [2, 3], null, 4]}'))
+def test_evaluate_answers_are_read_or_refused(blob: bytes) -> None:
+    """An evaluator's answer to `evaluate`, mutated: the client reads it or raises EngineError (a
+    verdict), and the order check takes whatever the schema lets through."""
+    from studcheck.evaluation.kinds import Kind
+    from studcheck.evaluation.order import Better, first_disagreement
+    from studcheck.protocol.client import EngineClient, EngineError
+    from studcheck.protocol.messages import RequestType
+
+    client = EngineClient(lambda: None)  # type: ignore[arg-type, return-value]  # _check needs no engine
+    try:
+        response = client._check(RequestType.EVALUATE, blob + b"\n", {}, 2)
+    except EngineError:
+        return
+    if response.get("ok"):
+        values = response["values"]
+        first_disagreement(Kind.LOW8, [(1, index) for index in range(len(values))], values, Better.HIGHER)
+
+
+@FUZZ
+@given(blob=st.binary(max_size=4096))
+def test_the_case_cache_reader_is_total(blob: bytes, tmp_path: Path) -> None:
+    """Any bytes where the cache file is: entries or None, never an exception (and nothing unpickled
+    unless sealed with this user's key)."""
+    from studcheck.cases.cache import read_cache_file
+
+    path = tmp_path / "cases.pickle"
+    path.write_bytes(blob)
+    path.chmod(0o600)
+    assert read_cache_file(path, b"k" * 32) in (None, {})

@@ -111,3 +111,15 @@ def test_select_cases_by_id(tmp_path: Path) -> None:
     done = pytest_run(tmp_path, "--studcheck-engine", engine("wrong_rules"), "--studcheck-cases", str(CASES),
                       "--studcheck-id", "T-NOPE-999")
     assert done.returncode == 4 and "no case has the ID T-NOPE-999" in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("broken", ["xfail", "cases"])
+def test_a_broken_file_is_a_usage_error_under_xdist_too(tmp_path: Path, broken: str) -> None:
+    """Under pytest-xdist the workers collect, and a usage error there said only "no tests ran"."""
+    pytest.importorskip("xdist")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("- id: NOPE-1\n  reason: x\n" if broken == "xfail" else "id: [not a case\n")
+    extra = ["--studcheck-xfail", str(bad)] if broken == "xfail" else ["--studcheck-cases", str(bad)]
+    done = pytest_run(tmp_path, "-n", "2", "--studcheck-engine", engine("wrong_rules"), "--studcheck-cases", str(CASES), *extra)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "studcheck:" in done.stderr and str(bad) in done.stderr

@@ -127,8 +127,11 @@ def causes(reports: Sequence[Any]) -> list[tuple[tuple[str, str | None], list[di
     return sorted(found.items(), key=lambda item: -len(item[1]))
 
 
-def collect(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The case items, added to the session's (or in place of them with --studcheck-only)."""
+def selected(config: pytest.Config) -> tuple[list[Case], dict[str, str]]:
+    """The cases and expected failures the options name; pytest.UsageError for a bad file or ID.
+
+    Called in pytest_configure too, before pytest-xdist starts its workers: a usage error raised in a
+    worker's collection only says "no tests ran"."""
     from studcheck.cases.load import CaseError, load_cases
 
     try:
@@ -143,6 +146,12 @@ def collect(session: pytest.Session, config: pytest.Config, items: list[pytest.I
         if unknown:
             raise pytest.UsageError(f"studcheck: no case has the ID {', '.join(unknown)}")
         cases = [case for case in cases if case.id in wanted]
+    return cases, xfail
+
+
+def collect(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The case items, added to the session's (or in place of them with --studcheck-only)."""
+    cases, xfail = selected(config)
     config.stash[STATE] = EngineState(config, xfail)
     suite = StudcheckSuite.from_parent(session, name="studcheck", nodeid="studcheck")
     new = [CaseItem.from_parent(suite, name=case.id, case=case) for case in cases]

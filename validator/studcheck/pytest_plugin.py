@@ -77,6 +77,11 @@ def pytest_configure(config: pytest.Config) -> None:
     timeout = config.getoption("studcheck_timeout", None)
     if timeout is not None and not 0 < timeout < float("inf"):  # as `studcheck run --timeout`: never met, so refused
         raise pytest.UsageError(f"--studcheck-timeout {timeout:g}: give a number of seconds above 0")
+    if config.getoption("studcheck_engine", None) and hasattr(config.option, "numprocesses") \
+            and getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from studcheck.pytest_items import selected  # the controller of an xdist run collects nothing itself
+
+        selected(config)  # so a broken --studcheck-cases or xfail file is a usage error, not "no tests ran"
     if config.getoption("studcheck_engine", None):
         stack = ExitStack()
         config.stash[_WATCH] = stack.enter_context(stopping.watch(SIGNALS, interrupt=True))

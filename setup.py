@@ -30,6 +30,7 @@ COMPILED_MODULES = (
     "validator/studcheck/engine/dealing.py",
     "validator/studcheck/engine/explain.py",
     "validator/studcheck/engine/explain_award.py",
+    "validator/studcheck/engine/explain_legal.py",
     "validator/studcheck/engine/betting.py",
     "validator/studcheck/engine/showdown.py",
     "validator/studcheck/engine/state.py",

@@ -8,6 +8,7 @@ spec/rules.yaml, for one case citing that rule in which some asserted fact (an `
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -131,8 +132,8 @@ def test_explanations_name_only_rules_of_the_hands_variant(replays: Mapping[str,
     for case, _, _, log in replays.values():
         for _, _, facts in log:
             for fact, rules in facts.items():
-                if "|" in fact:  # `to_act|<rule>`: the seats a narrowing rule chose among, not rules
-                    assert fact.split("|")[1] in index and all(seat.isdigit() for seat in rules), (fact, rules)
+                if "|" in fact:  # `to_act|<rule>`: the seats a narrowing rule chose among (amounts: `lo..hi`), not rules
+                    assert fact.split("|")[1] in index and all(re.fullmatch(r"\d+(\.\.\d+)?", value) for value in rules), (fact, rules)
                     candidates.add(fact)
                     continue
                 named.update(rules)

@@ -10,6 +10,12 @@ reference with a collector and blames the rule that explains the first differing
 The helpers below decide which rule a branch stands for from values the hand already has; none of
 them changes the hand.
 
+A branch decided by an option value or a condition records that rule whichever way it went, and
+when the fact is an absence (no raise, no burn, no rake, no bet for the bring-in seat, no
+reopening) the rule that took the thing away leads, as the rule that grants it leads a presence:
+`burn_cards: false` explains the next card by DEAL.BURN, a heads-up round the cap kept by
+BET.CAP.HEADS-UP, a pot nothing was raked from by RAKE.PERCENT (or RAKE.NO-THIRD-STREET).
+
 Facts: `street`, `to_act`, `community`, `legal` and `legal.<kind>` (offered, or absent for a
 reason a reader may ask about), `up.<seat>`, `down.<seat>`, `stacks.<seat>`, `committed.<seat>`,
 `folded`, `all_in`, `shown`, `mucked`, `pots`, `pot_total`, `ok` (the accepted action's legal
@@ -22,32 +28,40 @@ Candidate sets: where a rule only narrows a choice (BRING-IN.TIE.*, BET.FIRST-AC
 all-in ante, BET.FIRST-ACTOR.ALL-IN / FOLDED / EXPOSED-RANKING) and leads `to_act`'s explanation,
 `to_act|<rule>` holds the values (seat numbers, as text) `to_act` could take if that rule were the
 one broken and the general rule kept (`first_actor_candidates`); blame (harness/blame.py) passes
-over a leading rule whose set does not hold the engine's value. These keys are no rule IDs and go
+over a leading rule whose set does not hold the engine's value. An option rule that leads an
+absence another rule shares narrows the same way: `result.pots[0].amount|RAKE.PERCENT` is `0..N-1`,
+the amounts a rake the reference did not take leaves (`among`). These keys are no rule IDs and go
 with their fact (recording the fact again drops them). `legal.<kind>.max` is what capped the top of
-a pot-limit range short of the stack (BIGBET.POT-MAX), asked only when just the top differs. Refusals are explained by `refusal_rules` and `setup_rules` (protocol/serve.py adds them).
+a pot-limit range short of the stack (BIGBET.POT-MAX), asked only when just the top differs.
+Refusals are explained by `refusal_rules` and `setup_rules` (protocol/serve.py adds them).
 
-The end of the hand (who shows first, why a hand won, how each pot was shared) is explained in
-engine/explain_award.py; its recording points and rules are importable from here too, so the hand
-reaches every recording point through this module.
+The legal actions and refusals (caps, the completion, what an all-in reopens) are explained in
+engine/explain_legal.py, from the round and how each of its wagers counted (`Notes.actions`); the
+end of the hand (who shows first, why a hand won, how each pot was shared) in
+engine/explain_award.py. Their recording points and rules are importable from here too, so the
+hand reaches every recording point through this module.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from studcheck.cards import Card
 from studcheck.engine import betting
-from studcheck.engine.betting import LegalList, Round, SeatState
+from studcheck.engine.betting import SeatState
 from studcheck.engine.errors import Reason
 from studcheck.engine.explain_award import award_rules as award_rules
 from studcheck.engine.explain_award import high_rules as high_rules
 from studcheck.engine.explain_award import note_finish as note_finish
 from studcheck.engine.explain_award import note_showdown_order as note_showdown_order
 from studcheck.engine.explain_award import note_zero_shares as note_zero_shares
+from studcheck.engine.explain_legal import _SHORT, _WAGERS, Refused, Table, counted, legal_rules
+from studcheck.engine.explain_legal import cap_rules as cap_rules
+from studcheck.engine.explain_legal import refusal_rules as refusal_rules
+from studcheck.engine.explain_legal import wager_rules as wager_rules
 from studcheck.evaluate import exposed_high_key, exposed_low_key
-from studcheck.rules import ActionType, BigBetBringIn, BringInTie, FirstActorTie, HeadsUp, Options, Street, Variant
+from studcheck.rules import ActionType, BringInTie, FirstActorTie, Street, Variant
 
 if TYPE_CHECKING:
     from studcheck.engine.state import Action, Hand, LegalAction
@@ -61,6 +75,8 @@ class Notes:
     def __init__(self) -> None:
         self._facts: Facts = {}
         self._candidates: set[str] = set()  # the `<fact>|<rule>` keys recorded
+        #: this round's actions in order: (seat, how its wager counted: `counted`; None for no wager)
+        self.actions: list[tuple[int, str | None]] = []
 
     def add(self, fact: str, *rules: str) -> None:
         """Record (or replace) the rules that decided `fact` (and forget its candidate sets)."""
@@ -72,7 +88,8 @@ class Notes:
 
     def narrow(self, fact: str, rule: str, values: Sequence[object]) -> None:
         """Record `<fact>|<rule>`: the values `fact` may take when `rule` (a narrowing rule: a tie
-        rule, the all-in or folded detail) is the one broken; after `add(fact, ...)`."""
+        rule, the all-in or folded detail; an option value that took something away) is the one
+        broken, `lo..hi` for a range of whole numbers; after `add(fact, ...)`."""
         key = f"{fact}|{rule}"
         self._facts[key] = tuple(sorted({str(value) for value in values}))
         self._candidates.add(key)
@@ -108,6 +125,19 @@ def parent_path(path: str) -> str | None:
     return None
 
 
+def among(value: object, candidates: Sequence[str]) -> bool:
+    """`value` is one of a candidate set (`Notes.narrow`): listed, or a whole number in a `lo..hi`."""
+    if str(value) in candidates:
+        return True
+    if type(value) is not int:
+        return False
+    for candidate in candidates:
+        low, dots, high = candidate.partition("..")
+        if dots and int(low) <= value <= int(high):
+            return True
+    return False
+
+
 def lookup(facts: Mapping[str, tuple[str, ...]], path: str) -> tuple[str, ...]:
     """The rules for `path`, else for its ever shorter prefixes, else ()."""
     current: str | None = path
@@ -140,13 +170,6 @@ def bring_in_rules(variant: Variant, tie: BringInTie, doors: Mapping[int, Card])
     else:
         rules.append("BRING-IN.CARD.HIGH" if razz else "BRING-IN.CARD.LOW")
     return tuple(rules)
-
-
-def _card_rule(variant: Variant) -> str:
-    """The rule that names the bring-in card of `variant`."""
-    if variant is Variant.FIVE_CARD_STUD:
-        return "FIVE.BRING-IN"
-    return "BRING-IN.CARD.HIGH" if variant is Variant.RAZZ else "BRING-IN.CARD.LOW"
 
 
 def _naive_key(board: Sequence[Card], razz: bool) -> tuple[int, ...]:
@@ -193,283 +216,6 @@ def first_actor_rules(
     if "BET.FIRST-ACTOR.EXPOSED-RANKING" not in rules:
         rules.append("BET.FIRST-ACTOR.EXPOSED-RANKING")
     return tuple(rules)
-
-
-
-# --- legal actions and refusals -------------------------------------------------------------------
-
-_WAGERS = (ActionType.BET, ActionType.RAISE, ActionType.COMPLETE)
-_AMOUNT_KINDS = frozenset({ActionType.BRING_IN, ActionType.CALL, ActionType.BET, ActionType.RAISE, ActionType.COMPLETE})
-
-
-@dataclass(frozen=True, kw_only=True)
-class Table:
-    """What the legal-action rules depend on beyond the round: the game, its options and stakes."""
-
-    variant: Variant
-    options: Options
-    bring_in: int
-    ante: int
-    is_bring_in_seat: bool
-    #: the street where the open-pair double bet is decided (fourth; five-card third) and whether an
-    #: open pair shows there
-    open_pair_street: bool
-    open_pair: bool
-
-
-def _bring_in_rule(table: Table) -> str:
-    """Pot and no limit: may the bring-in seat open for more, and is its post an action?"""
-    forced = table.options.big_bet_bring_in is BigBetBringIn.FORCED
-    return "BIGBET.BRING-IN.FORCED" if forced else "BIGBET.BRING-IN.OPEN"
-
-
-def _only_posted(seat: SeatState, round_: Round, table: Table) -> bool:
-    """The bring-in seat, back on the opening street with only its bring-in in."""
-    return table.is_bring_in_seat and round_.opening and 0 < seat.committed <= table.bring_in
-
-
-def _limits(table: Table) -> str:
-    return "FIVE.LIMITS" if table.variant is Variant.FIVE_CARD_STUD else "BET.LIMITS"
-
-
-def _open_pair_rule(table: Table) -> str:
-    return "FIVE.OPEN-PAIR" if table.variant is Variant.FIVE_CARD_STUD else "BET.DOUBLE.OPEN-PAIR"
-
-
-def cap_rules(round_: Round, seats: Sequence[SeatState], options: Options) -> tuple[str, ...]:
-    """Why no more raises: the cap removed the raise (BET.CAP); then the heads-up option when it was
-    weighed (it did not lift the cap), and the completion that counted as the bet, not a raise."""
-    rules = ["BET.CAP"]
-    if betting.count_bettors(seats) == 2 or round_.began_heads_up or options.heads_up is not HeadsUp.CAPPED and round_.capped_multiway:
-        rules.append("BET.CAP.HEADS-UP")
-    if round_.opening:
-        rules.append("BRING-IN.COMPLETION-NOT-RAISE")
-    return tuple(rules)
-
-
-def _reopened_by_sum(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> bool:
-    """Reopened for this seat only by short all-ins that add up (ALLIN.REOPEN.PER-PLAYER, BIGBET.CUMULATIVE).
-
-    Fixed limit counts the wagers that reopen for everyone; pot and no limit keep no counter, so
-    there it is two or more all-ins above what the seat matched."""
-    acted = seat.acted_at
-    if acted is None:
-        return False
-    if not round_.big_bet:
-        return round_.reopening <= seat.acted_after
-    return sum(1 for s in seats if s.all_in and s.committed > acted) >= 2
-
-
-def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequence[SeatState], table: Table, amounts: Sequence[int]) -> tuple[str, ...]:
-    """Why the wager of the round (`kind`) is offered at `amounts`, or not at all (no amounts)."""
-    block = betting.wager_block(seat, round_, seats)
-    most = seat.committed + seat.stack
-    if block is Reason.RAISE_CAP_REACHED:
-        return cap_rules(round_, seats, table.options)
-    if block is Reason.BETTING_NOT_REOPENED:
-        if round_.big_bet and _only_posted(seat, round_, table):
-            return (_bring_in_rule(table), "BIGBET.FULL-RAISE")  # under `open` its post was its action
-        return ("BIGBET.FULL-RAISE",) if round_.big_bet else ("ALLIN.HALF-BET.SHORT",)
-    if block is not None:
-        return ("ALLIN.CALL-SHORT",) if most <= round_.level else ("ALLIN.RUNOUT", "BET.ROUND-END")
-    rules: list[str] = []
-    if _reopened_by_sum(seat, round_, seats) and (round_.big_bet or table.variant is not Variant.FIVE_CARD_STUD):
-        rules.append("BIGBET.CUMULATIVE" if round_.big_bet else "ALLIN.REOPEN.PER-PLAYER")
-    if round_.big_bet:
-        if seat.acted_at is None and _only_posted(seat, round_, table):
-            rules.append(_bring_in_rule(table))  # `forced`: the post was no action, so a short all-in reopens
-        if kind is ActionType.RAISE and round_.level >= round_.raise_size * (2 + table.options.max_raises):
-            rules.append("BIGBET.NO-CAP")  # more raises than a fixed-limit cap would have allowed
-        low, high = betting.wager_range(seat, round_, seats)
-        if low == high == most and most < round_.level + round_.raise_size:
-            rules.append("BIGBET.ALL-IN-SHORT")
-        if table.open_pair_street and table.open_pair and table.variant in (Variant.STUD_HIGH, Variant.FIVE_CARD_STUD):
-            rules.append("BIGBET.NO-DOUBLE")
-        minimum = "BIGBET.MIN-BET" if kind is ActionType.BET else "BIGBET.MIN-RAISE"
-        rules += ["BIGBET.POT-MAX", minimum] if round_.pot_limit else [minimum, "BIGBET.NO-LIMIT-MAX"]
-        return tuple(rules)
-    if round_.wagers >= round_.cap:
-        rules.append("BET.CAP.HEADS-UP")
-    if amounts and max(amounts) == most and most < round_.full_level + round_.unit:
-        rules.append("ALLIN.CALL-SHORT")
-    small_street = round_.unit == round_.small or round_.double
-    if round_.double and round_.big != round_.small:
-        rules += ["BET.DOUBLE.RAISES", _open_pair_rule(table)] if round_.level > 0 and kind is not ActionType.COMPLETE else [_open_pair_rule(table), "BET.DOUBLE.RAISES"]
-    elif table.open_pair_street and table.open_pair and table.options.open_pair_double and table.variant in (Variant.STUD_HIGH, Variant.FIVE_CARD_STUD) and not small_street:
-        rules += ["BET.DOUBLE.RAISES", _open_pair_rule(table)]
-    elif table.open_pair_street and table.open_pair:
-        rules.append("BET.DOUBLE.ABSENT")
-    if kind is ActionType.COMPLETE:
-        rules.append("BRING-IN.CHOICE" if table.is_bring_in_seat and round_.level == 0 else "BRING-IN.FACING")
-    elif kind is ActionType.RAISE and round_.opening:
-        rules.append("BRING-IN.COMPLETION-NOT-RAISE")
-    rules += [_limits(table), "BET.FIXED-AMOUNT"]
-    return tuple(rules)
-
-
-def legal_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], legal: LegalList, table: Table) -> Facts:
-    """`legal` and `legal.<kind>` for every kind offered, and for the absent kinds a reader may expect."""
-    kinds = {kind for kind, _, _ in legal}
-    out: Facts = {}
-    most = seat.committed + seat.stack
-    big = round_.big_bet
-    if round_.level == 0 and round_.opening:
-        if table.is_bring_in_seat:
-            base: tuple[str, ...] = (_bring_in_rule(table), "BRING-IN.CHOICE") if big else ("BRING-IN.CHOICE",)
-            out["legal"] = base
-            out["legal.fold"] = out["legal.check"] = ("BRING-IN.CHOICE",)
-            out["legal.bring_in"] = ("BRING-IN.ALL-IN-PARTIAL", "BRING-IN.CHOICE") if most < table.bring_in else base
-        else:
-            base = ("BRING-IN.ALL-IN-ANTE", _bring_in_rule(table)) if big else ("BRING-IN.ALL-IN-ANTE",)
-            out["legal"] = out["legal.check"] = out["legal.bring_in"] = base
-            # it may fold because the bring-in card is another seat's (the card rule), all-in on the ante
-            out["legal.fold"] = (_card_rule(table.variant), *base)
-        if big:
-            out["legal.complete"] = (_bring_in_rule(table),)
-        else:
-            amounts = [amount for kind, amount, _ in legal if kind is ActionType.COMPLETE and amount is not None]
-            out["legal.complete"] = wager_rules(ActionType.COMPLETE, seat, round_, seats, table, amounts) if amounts else base
-        if big and table.is_bring_in_seat:
-            out["legal.bet"] = out["legal.raise"] = (_bring_in_rule(table), "BIGBET.POT-MAX" if round_.pot_limit
-                                                     else "BIGBET.NO-LIMIT-MAX")
-            out.update(_max_rules(seat, round_, seats, out))
-        else:
-            out["legal.bet"] = out["legal.raise"] = (_bring_in_rule(table),) if big else base
-        return out
-    facing_bring_in = round_.opening and not big and round_.wagers == 0
-    out["legal.fold"] = ("BET.FOLD",)
-    out["legal.check"] = ("BET.CHECK",)
-    call = [amount for kind, amount, _ in legal if kind is ActionType.CALL]
-    if call and call[0] is not None and call[0] < round_.level:
-        out["legal.call"] = ("ALLIN.CALL-SHORT",)
-    elif facing_bring_in:
-        short = any(s.committed < table.bring_in and s.stack == 0 and not s.folded and s.committed > 0 for s in seats)
-        out["legal.call"] = ("BRING-IN.ALL-IN-PARTIAL", "BRING-IN.FACING") if short else ("BRING-IN.FACING",)
-    elif ActionType.CALL in kinds:
-        out["legal.call"] = ("BET.ROUND-END",)
-    else:
-        out["legal.call"] = ("BET.CHECK",)
-    kind = betting.wager_kind(round_)
-    amounts = [amount for k, amount, _ in legal if k is kind and amount is not None]
-    rules = wager_rules(kind, seat, round_, seats, table, amounts)
-    out["legal." + kind.value] = rules
-    if big:
-        out.update(_max_rules(seat, round_, seats, {"legal." + kind.value: rules}))
-    for other in _WAGERS:
-        if other is kind:
-            continue
-        if facing_bring_in:
-            out["legal." + other.value] = ("BRING-IN.FACING",)
-        elif other is ActionType.COMPLETE and round_.opening:  # complete exists only in the opening round
-            out["legal.complete"] = (_bring_in_rule(table),) if big else ("BRING-IN.COMPLETION-NOT-RAISE",)
-    if facing_bring_in:
-        out["legal"] = ("BRING-IN.FACING",)
-    elif kind in kinds:
-        out["legal"] = rules
-    else:
-        out["legal"] = rules + ("BET.CHECK",) if ActionType.CHECK in kinds else rules
-    return out
-
-
-def _max_rules(seat: SeatState, round_: Round, seats: Sequence[SeatState], wagers: Facts) -> Facts:
-    """`legal.<kind>.max`: in pot limit, a range that stops short of the stack stops at the pot
-    (BIGBET.POT-MAX decided its top, whatever decided its bottom); the harness asks for it when
-    only the top of a range differs (harness/blame.py)."""
-    if not round_.pot_limit:
-        return {}
-    _, high = betting.wager_range(seat, round_, seats)
-    if high >= seat.committed + seat.stack:
-        return {}
-    return {f"{fact}.max": ("BIGBET.POT-MAX", *(rule for rule in rules if rule != "BIGBET.POT-MAX")) for fact, rules in wagers.items()}
-
-
-@dataclass(frozen=True, kw_only=True)
-class Refused:
-    """A refused action and what its refusal depends on (seat, round, table: None outside betting)."""
-
-    reason: Reason
-    kind: ActionType
-    amount: int | None
-    seat: SeatState | None
-    round: Round | None
-    seats: Sequence[SeatState]
-    table: Table | None
-    showdown: bool
-    must_show: bool
-
-
-def refusal_rules(refused: Refused, legal_facts: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
-    """The rule that forbids an action first, ACTION.REFUSAL last."""
-    r = refused
-    rules = _refusal_rules(r.reason, r.kind, r.amount, legal_facts, r.seat, r.round, r.seats, r.table, r.showdown, r.must_show)
-    return rules + ("ACTION.REFUSAL",)
-
-
-def _kind_rules(kind: ActionType, legal_facts: Mapping[str, tuple[str, ...]], round_: Round) -> tuple[str, ...]:
-    """The rules of `legal.<kind>`; a bet, completion or raise that is not the round's wager kind
-    answers to the rules of the kind that is (a bet facing a bet is a raise)."""
-    rules = legal_facts.get("legal." + kind.value)
-    if not rules and kind in _WAGERS:
-        rules = legal_facts.get("legal." + betting.wager_kind(round_).value)
-    return rules or ()
-
-
-def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_facts: Mapping[str, tuple[str, ...]],
-                   seat: SeatState | None, round_: Round | None, seats: Sequence[SeatState], table: Table | None,
-                   showdown: bool, must_show: bool) -> tuple[str, ...]:
-    if reason is Reason.HAND_OVER:
-        return ("ACTION.HAND-OVER",)
-    if reason is Reason.UNKNOWN_SEAT:
-        return ("FIVE.PLAYERS",) if table is not None and table.variant is Variant.FIVE_CARD_STUD else ("SETUP.PLAYERS",)
-    if reason is Reason.OUT_OF_TURN:
-        return ("BET.ORDER",)
-    if showdown or kind in (ActionType.SHOW, ActionType.MUCK):
-        if kind is ActionType.MUCK and must_show:
-            return ("SHOWDOWN.LAST-CONTENDER", "SHOWDOWN.MUCK")
-        return ("SHOWDOWN.MUCK",)
-    if seat is None or round_ is None or table is None:
-        return ()
-    if reason in (Reason.RAISE_CAP_REACHED, Reason.BETTING_NOT_REOPENED):
-        return _kind_rules(kind, legal_facts, round_)
-    opening = round_.level == 0 and round_.opening
-    if reason is Reason.ILLEGAL_ACTION:
-        if opening and kind in (ActionType.FOLD, ActionType.CHECK):
-            return ("BRING-IN.CHOICE",) if table.is_bring_in_seat else ("BRING-IN.ALL-IN-ANTE",)
-        if kind is ActionType.CHECK:
-            facing = round_.opening and not round_.big_bet and round_.wagers == 0
-            return ("BET.CHECK", "BRING-IN.FACING") if facing else ("BET.CHECK",)
-        if kind is ActionType.CALL:
-            return ("BRING-IN.CHOICE",) if opening else ("BET.CHECK",)
-        if kind is ActionType.BRING_IN:
-            return ("BRING-IN.CHOICE",)
-        return _kind_rules(kind, legal_facts, round_)
-    # invalid_amount
-    if kind not in _AMOUNT_KINDS:
-        return ()  # an amount given to an action that takes none
-    if kind is ActionType.BRING_IN:
-        return ("BRING-IN.CHOICE",) if table.is_bring_in_seat else ("BRING-IN.ALL-IN-ANTE",)
-    if type(amount) is not int:  # no amount, or not a whole number: the kind's own amount rule
-        return _kind_rules(kind, legal_facts, round_)
-    if kind is ActionType.CALL:
-        if amount == round_.level + table.ante or amount == round_.level - seat.committed + table.ante:
-            return ("ANTE.DEAD",)
-        return legal_facts.get("legal.call") or ()
-    if round_.big_bet:
-        low, _ = betting.wager_range(seat, round_, seats)
-        if amount < low and opening and table.is_bring_in_seat:
-            return (_bring_in_rule(table), "BIGBET.MIN-BET")  # the smallest opening is twice the bring-in
-        if amount < low:
-            return ("BIGBET.MIN-BET",) if kind is ActionType.BET else ("BIGBET.MIN-RAISE",)
-        return ("BIGBET.POT-MAX",) if round_.pot_limit else ("BIGBET.NO-LIMIT-MAX",)
-    if kind is ActionType.COMPLETE:
-        return ("BRING-IN.CHOICE",) if table.is_bring_in_seat and opening else ("BRING-IN.FACING",)
-    rules = legal_facts.get("legal." + kind.value) or ()
-    other_unit = round_.big if round_.unit == round_.small else round_.small
-    if "BET.DOUBLE.ABSENT" in rules or "BET.DOUBLE.RAISES" in rules or _open_pair_rule(table) in rules:
-        return rules
-    if amount == round_.full_level + other_unit:
-        return (_limits(table), "BET.FIXED-AMOUNT")
-    return ("BET.FIXED-AMOUNT", _limits(table))
 
 
 
@@ -542,11 +288,16 @@ def table_of(hand: Hand, seat: SeatState) -> Table:
     """The game facts the legal-action rules of `seat` depend on."""
     layout = hand.layout
     decided = layout.open_pair_street or (layout.streets[1] if len(layout.streets) > 1 else None)
+    actions = hand._notes.actions if hand._notes is not None else []
+    last = max((i for i, (number, _) in enumerate(actions) if number == seat.seat), default=-1)
+    wagers = [how for _, how in actions if how is not None]
     return Table(
         variant=hand.variant, options=hand.options, bring_in=hand.stakes.bring_in, ante=hand.stakes.ante,
         is_bring_in_seat=seat.seat == hand.bring_in_seat,
         open_pair_street=hand.street is decided,
         open_pair=any(len(s.up) > 1 and s.up[0].rank == s.up[1].rank for s in hand._live()),
+        since=tuple(how for _, how in actions[last + 1:] if how is not None),
+        last_full=next((how for how in reversed(wagers) if how not in _SHORT), ""),
     )
 
 
@@ -588,10 +339,12 @@ def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
 
 
 def street_rules(hand: Hand, *, remade: bool = False, burned: bool = False) -> list[str]:
-    """The rules that put a card where it is on a later street, most specific first."""
+    """The rules that put a card where it is on a later street, most specific first: the burn
+    before it, or the option value that took the burn away (`burn_cards: false`, DEAL.BURN)."""
     if hand.variant is Variant.FIVE_CARD_STUD:
         return (["FIVE.SHORT-STUB"] if remade else []) + ["FIVE.STREETS"]
-    return (["DEAL.SHORT-STUB.REMAKE"] if remade else []) + (["DEAL.BURN"] if burned else []) + ["DEAL.STREETS"]
+    burn = ["DEAL.BURN"] if burned or not hand.options.burn_cards else []
+    return (["DEAL.SHORT-STUB.REMAKE"] if remade else []) + burn + ["DEAL.STREETS"]
 
 
 def note_street(hand: Hand, dealt: list[int]) -> None:
@@ -612,7 +365,7 @@ def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned
     if community:
         five = hand.variant is Variant.FIVE_CARD_STUD
         first = ["FIVE.SHORT-STUB"] if five else ["DEAL.SHORT-STUB.COMMUNITY"] + (["DEAL.SHORT-STUB.REMAKE"] if remade else [])
-        shared = (*first, *(["DEAL.BURN"] if burned and not five else []), *rules[-1:])
+        shared = (*first, *(["DEAL.BURN"] if "DEAL.BURN" in rules else []), *rules[-1:])
         hand._notes.add("community", *shared)
         for live in hand._live():  # no last card of its own: the community card is everyone's
             if live.seat not in cards:
@@ -643,6 +396,7 @@ def note_first_actor(hand: Hand, first: int) -> None:
             last_street=hand.street is hand._last,
             community=hand.community is not None,
         )
+    notes.actions.clear()  # a new round
     notes.add("to_act", *rules)
     for rule, seats in first_actor_candidates(hand, first, rules).items():
         notes.narrow("to_act", rule, seats)
@@ -711,11 +465,14 @@ def note_action(hand: Hand, action: Action, legal: LegalAction) -> None:
         return
     kind_rules = legal_facts(hand).get("legal." + legal.action.value) or ("BET.ORDER",)
     round_, seat_state = hand.round, hand.seats[action.seat]
-    if round_ is not None and not round_.big_bet and legal.action in (ActionType.BET, ActionType.RAISE, ActionType.COMPLETE):
-        increment = (legal.amount or 0) - round_.full_level
-        if legal.amount == seat_state.committed + seat_state.stack and increment < round_.unit:
-            half = "ALLIN.HALF-BET.FULL" if 2 * increment >= round_.unit else "ALLIN.HALF-BET.SHORT"
+    how: str | None = None
+    if round_ is not None and legal.action in _WAGERS and legal.amount is not None:
+        how = counted(seat_state, round_, legal.amount)
+        all_in = legal.amount == seat_state.committed + seat_state.stack
+        if all_in and not round_.big_bet and legal.amount - round_.full_level < round_.unit:
+            half = "ALLIN.HALF-BET.SHORT" if how == "ALLIN.HALF-BET.SHORT" else "ALLIN.HALF-BET.FULL"
             kind_rules = (half,) + kind_rules
+    notes.actions.append((action.seat, how))
     notes.add("ok", *kind_rules)
     seat = action.seat
     notes.add(f"stacks.{seat}", *kind_rules)

@@ -228,8 +228,11 @@ def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int
         left_out = [s for s in hand._live() if s.seat not in pot.eligible]
         ante = any(s.total <= hand.stakes.ante for s in left_out)
         notes.add(f"{where}.eligible", *(("ANTE.ALL-IN", "POT.SIDE") if ante else ("POT.SIDE",)))
-        amount = ["RAKE.PERCENT"] if rake and index == 0 else []
-        notes.add(f"{where}.amount", *amount, "POT.SIDE")
+        raked = notes.get("result.rake") if index == 0 and (rake or pot.amount) else ()
+        notes.add(f"{where}.amount", *raked, "POT.SIDE")
+        if not rake:  # no rake: the option value or the street took it away, if the engine took some
+            for rule in raked:
+                notes.narrow(f"{where}.amount", rule, [f"0..{pot.amount - 1}"])
         shown = [seat for seat in pot.eligible if hand.seats[seat].shown]
         facts = award_rules(pot, shown, hand.variant, hand.options, hands,
                             uncontested=notes.get("street") if not at_showdown else ("SHOWDOWN.UNCONTESTED",),

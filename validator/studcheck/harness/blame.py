@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from studcheck.engine.explain import lookup
+from studcheck.engine.explain import among, lookup
 from studcheck.harness.compare import Mismatch, compare_state, legal_text
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.protocol.serve import Server
@@ -143,12 +143,13 @@ def explained(facts: Facts, found: Sequence[Mismatch]) -> tuple[str, ...]:
 
 
 def narrowed(facts: Facts, path: str, rules: tuple[str, ...], actual: Any) -> tuple[str, ...]:
-    """Drop a leading rule that only narrows a choice (a tie rule, the all-in or folded detail) when
-    the engine's value is not among the candidates it narrowed (`<path>|<rule>`, explain.py): an
-    engine that is not choosing among them broke the rule that made the candidates."""
+    """Drop a leading rule that only narrows a choice (a tie rule, the all-in or folded detail) or
+    names the option value that took something away (no rake) when the engine's value is not among
+    the candidates it allows (`<path>|<rule>`, explain.py; `lo..hi` a range): an engine that is not
+    choosing among them broke the rule that made the candidates."""
     while len(rules) > 1:
         candidates = facts.get(f"{path}|{rules[0]}")
-        if candidates is None or str(actual) in candidates:
+        if candidates is None or among(actual, candidates):
             break
         rules = rules[1:]
     return rules

@@ -4,7 +4,7 @@ blamed on another rule (so a report never paints a rule red that the engine keep
 
 The engines run in this process (InProcessTransport with the engine's own `Server`), the suite is
 loaded once per module and each engine runs once, in one test for both checks: one pass over the
-suite plus a replay of its failing cases on the explaining reference (25 engines). Where explain.py
+suite plus a replay of its failing cases on the explaining reference (29 engines). Where explain.py
 names a more specific rule than the broken one, the second check is an expected failure with the
 reason (EXPLAIN_GAPS); once the gap is closed the test fails until its entry is removed.
 
@@ -46,9 +46,15 @@ ONE_RULE = (
     "no_double_bet", "half_bet_reopens", "aggressor_ignored", "rake_third_street", "hilo_no_qualifier",
     "five_card_one_card", "pot_max_short", "odd_chip_lowest_seat", "hilo_odd_chip_low", "ante_all_in_full_pot",
     "bring_in_equals_small_bet", "refusal_costs_a_chip", "bring_in_tie_seat", "never_uncapped", "showdown_lowest_seat",
-    "rake_uncapped",
+    "rake_uncapped", "half_bet_full_refused", "all_ins_never_add_up", "big_bet_half_reopens", "big_bet_no_cumulative",
 )
 OPTION_VALUE = ("first_actor_tie_suit", "never_remake", "bring_in_forced_always")
+#: engines whose RULES add, after the rule they are written to break, one that some answer of theirs
+#: cannot be told from breaking (a raise past the cap heads-up, an all-in raise reopening the
+#: bring-in's post): the first cause must still be the first rule; and the half-bet engines, whose
+#: rule only the legal actions offered after an all-in explain
+FIRST_RULE_FIRST = ("cap_plus_one", "half_bet_reopens", "half_bet_full_refused", "all_ins_never_add_up",
+                    "big_bet_half_reopens", "big_bet_no_cumulative")
 
 
 @pytest.fixture(scope="module")
@@ -193,6 +199,8 @@ def test_the_first_cause_blames_the_broken_rule_and_no_case_blames_another(name:
     grouping = run_engine(engine_module(name), reference)
     assert grouping.groups, f"{name} fails no case: it tests nothing"
     assert grouping.groups[0].rule in allowed_rules(name), summary(grouping)
+    if name in FIRST_RULE_FIRST:
+        assert grouping.groups[0].rule == engine_module(name).RULES[0], summary(grouping)
     outside = blamed_outside(grouping, allowed_rules(name))
     if name in EXPLAIN_GAPS:
         assert outside != {}, f"{name}: no other rule is blamed any more; remove it from EXPLAIN_GAPS"

@@ -2,7 +2,8 @@
 second argument `slow`, answers every hand request after 0.3 s and exits when its input closes (a
 well-behaved engine), or, `hang`, on its first hand starts a `sleep 1000` child, ignores SIGTERM
 and hangs (the worst engine), or, `stubborn`, answers like `slow` but ignores SIGTERM and stays
-when its input closes. For the tests of what a killed harness (or worker) leaves behind.
+when its input closes; `stubborn-hello` is `stubborn` that takes 3 s to answer hello. For the tests of
+what a killed harness (or worker) leaves behind.
 """
 import os
 import signal
@@ -25,8 +26,10 @@ def hook(request, server, number):
     if request.get("type") in ("hello", "bye"):
         if request.get("type") == "hello":
             record(os.getpid())
+            if MODE == "stubborn-hello":
+                time.sleep(3)
         return server.handle(request)
-    if MODE in ("slow", "stubborn"):
+    if MODE in ("slow", "stubborn", "stubborn-hello"):
         time.sleep(0.3)
         return server.handle(request)
     child = subprocess.Popen(["sleep", "1000"])
@@ -36,9 +39,9 @@ def hook(request, server, number):
         time.sleep(60)
 
 
-if MODE == "stubborn":
+if MODE.startswith("stubborn"):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 code = serve_with(hook)
-while MODE == "stubborn":  # input closed: stay anyway
+while MODE.startswith("stubborn"):  # input closed: stay anyway
     time.sleep(60)
 raise SystemExit(code)

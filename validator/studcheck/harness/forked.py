@@ -53,6 +53,9 @@ class ForkedRunner:
         try:
             self._conn.send(message)
             kind, value = self._conn.recv()
+            while kind == "engine":  # the child started an engine (at start, or restarting one): its group
+                self._engine_group = value
+                kind, value = self._conn.recv()
         except (EOFError, OSError) as exc:  # killed (kill -9, the OOM killer) or crashed
             self._end_engine()
             raise WorkerDied(f"the studcheck worker process running this case died ({type(exc).__name__}): "
@@ -105,7 +108,7 @@ class _Client:
         self.running = False
 
     def start(self) -> None:
-        self._owner._engine_group = self._owner.call("start")
+        self._owner.call("start")
         self.running = True
 
     def stop(self, *, polite: bool = True) -> None:
@@ -117,6 +120,10 @@ def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case], 
     """The child: one engine, run the cases the parent names, until it says stop or goes away."""
     by_id = {case.id: case for case in cases}
     runner = make()
+    factory = runner.client.transport_factory
+    # every engine this worker starts is announced before its hello, so that a parent whose worker
+    # dies even while an engine is starting can end that engine's group
+    runner.client._factory = lambda: _Announced(factory(), conn)
     if os.getppid() != parent:  # the harness died before this worker got going
         os._exit(1)
     stopping.end_with_parent(TERM_GRACE, parent)  # a harness killed outright: see stopping.end_with_parent
@@ -136,6 +143,21 @@ def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case], 
         runner.client.stop(polite=False)
 
 
+class _Announced:
+    """A transport that tells the parent its engine's process id (its group) as soon as it runs."""
+
+    def __init__(self, inner: Any, conn: Connection) -> None:
+        self._inner = inner
+        self._conn = conn
+
+    def start(self) -> None:
+        self._inner.start()
+        self._conn.send(("engine", getattr(self._inner, "pid", None)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
 def _answer(runner: Runner, by_id: dict[str, Case], message: tuple[Any, ...]) -> tuple[str, Any]:
     kind = message[0]
     if kind == "start":
@@ -143,7 +165,7 @@ def _answer(runner: Runner, by_id: dict[str, Case], message: tuple[Any, ...]) ->
             runner.client.start()
         except EngineError as exc:
             return "engine_error", (exc.problem.value, exc.message, exc.stderr)
-        return "ok", runner.client.pid  # the engine leads its own process group (client.py): the parent may end it
+        return "ok", None
     if kind == "run":
         return "ok", runner.run(by_id[message[1]], last=message[2])
     if kind == "finish":

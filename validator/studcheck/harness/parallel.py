@@ -203,6 +203,10 @@ class Workers:
             return True
         try:
             runner.client.start()
+        except WorkerDied as exc:
+            with self._lock:
+                self.unstarted.append(str(exc))
+            return False
         except EngineError as exc:
             last_words = exc.stderr.strip().splitlines()[-1:] if exc.stderr else []
             with self._lock:

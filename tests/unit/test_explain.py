@@ -208,6 +208,67 @@ def test_a_capped_round_explains_the_missing_raise_by_the_cap() -> None:
     assert server.explanations["reason"] == ("BET.CAP", "BRING-IN.COMPLETION-NOT-RAISE", "ACTION.REFUSAL")
 
 
+def test_an_absence_is_explained_by_the_option_value_that_took_it_away() -> None:
+    # 03-dealing.md, DEAL.BURN with burn_cards false: the fourth-street card comes without a burn.
+    server = Server(explain=True)
+    server.handle(_new_hand({1: "Ah Kh 9c 5d", 2: "Qd Jd 2c 6h", 3: "8s 7s 4d 3c"}, options={"burn_cards": False}))
+    _act(server, 2, "bring_in", 2)
+    _act(server, 3, "call")
+    assert _act(server, 1, "call")["state"]["street"] == "fourth"
+    assert server.explanations["up.1"] == ("DEAL.BURN", "DEAL.STREETS")
+    # 05-betting.md, BET.CAP.HEADS-UP: two players under `capped`: the value in force kept the cap.
+    server.handle(_new_hand({1: "Ah Kh 9c", 2: "Qd Jd 2c"}))
+    _act(server, 2, "bring_in", 2)
+    for seat, action, amount in ((1, "complete", 5), (2, "raise", 10), (1, "raise", 15), (2, "raise", 20)):
+        assert _act(server, seat, action, amount)["ok"]
+    assert server.explanations["legal.raise"] == ("BET.CAP.HEADS-UP", "BET.CAP", "BRING-IN.COMPLETION-NOT-RAISE")
+
+
+def test_a_pot_nothing_was_raked_from_is_explained_by_the_rake_rules_for_less() -> None:
+    # 12-rake.md: no rake (rake_percent 0), or none on third street (RAKE.NO-THIRD-STREET): the main
+    # pot's amount is theirs when an engine shows less, POT.SIDE's when it shows more.
+    for options, first in (({}, ("RAKE.PERCENT",)), ({"rake_percent": 5}, ("RAKE.NO-THIRD-STREET", "RAKE.PERCENT"))):
+        server = Server(explain=True)
+        server.handle(_new_hand({1: "Ah Kh 9c", 2: "Qd Jd 2c", 3: "8s 7s 4d"}, options=options))
+        _act(server, 2, "bring_in", 2)
+        _act(server, 3, "fold")
+        result = _act(server, 1, "fold")["state"]["result"]
+        amount, facts = result["pots"][0]["amount"], server.explanations
+        rules = facts["result.pots[0].amount"]
+        assert (result["rake"], rules) == (0, (*first, "POT.SIDE"))
+        assert narrowed(facts, "result.pots[0].amount", rules, amount - 1) == rules
+        assert narrowed(facts, "result.pots[0].amount", rules, amount + 1) == ("POT.SIDE",)
+
+
+def test_the_wager_after_an_all_in_names_what_the_all_in_reopened() -> None:
+    # 07-all-in.md, bring-in 1, small bet 5. ALLIN.HALF-BET.FULL: seat 3 all-in to 4 (2 x 4 >= 5) is
+    # the completion: the next raise is to 9, and the bring-in, who acted, may raise again.
+    stakes = {"ante": 1, "bring_in": 1, "small_bet": 5, "big_bet": 10}
+    cards = {1: "Ah Kh 9c", 2: "Qd Jd 2c", 3: "8s 7s 4d", 4: "Ts 9s 6d"}
+    server = Server(explain=True)
+    request = _new_hand(cards, stakes=stakes)
+    request["seats"][2]["stack"] = 5
+    server.handle(request)
+    _act(server, 2, "bring_in", 1)
+    assert _act(server, 3, "complete", 4)["ok"]
+    assert server.explanations["legal.raise"][0] == "ALLIN.HALF-BET.FULL"
+    _act(server, 4, "call")
+    _act(server, 1, "call")
+    assert {"action": "raise", "amount": 9} in server.handle({"type": "state", "seq": 3})["state"]["legal"]
+    assert server.explanations["legal.raise"][0] == "ALLIN.HALF-BET.FULL"
+    # ALLIN.HALF-BET.SHORT: all-in to 2 (2 x 2 < 5): seat 4 completes to 5, the bring-in may only call.
+    request["seats"][2]["stack"] = 3
+    server.handle(request)
+    _act(server, 2, "bring_in", 1)
+    assert _act(server, 3, "complete", 2)["ok"]
+    assert server.explanations["legal.complete"][0] == "ALLIN.HALF-BET.SHORT"
+    _act(server, 4, "call")
+    _act(server, 1, "call")
+    assert server.explanations["legal.complete"] == ("ALLIN.HALF-BET.SHORT",)
+    assert _act(server, 2, "complete", 5)["error"]["reason"] == "betting_not_reopened"
+    assert server.explanations["reason"] == ("ALLIN.HALF-BET.SHORT", "ACTION.REFUSAL")
+
+
 def test_a_first_actor_tie_broken_by_suit() -> None:
     # 06-first-to-act.md, BET.FIRST-ACTOR.TIE.SUIT: Kd 7c against Kh 7s: the Kh leads.
     server = Server(explain=True)

@@ -400,3 +400,28 @@ def test_skip_equivalent_runs_only_the_mutants_the_suite_must_kill(tmp_path: Pat
     assert mutate.main([*common, "--equivalent", str(tmp_path / "none.yaml")]) == 1
     data = json.loads(out.read_text())
     assert [s["id"] for s in data["survivors"]] == [quiet.id] and data["skipped_equivalent"] == 0
+
+
+def test_changed_first_puts_mutants_of_changed_lines_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--changed-first`: every mutant on a changed line first, then the sample's draw of the others,
+    the sample's size kept."""
+    import argparse
+
+    package = PACKAGE.resolve()
+    everything = mutants.generate(package)
+    files = mutants.target_files(package)
+    target = everything[len(everything) // 2]
+    monkeypatch.setattr(mutate, "changed_lines", lambda revision, pkg, names: {target.file: {target.line}})
+    args = argparse.Namespace(files=None, operator=None, ids=None, sample=20, seed=1, changed_first="recorded", package=package)
+    chosen = mutate._select(everything, args, files)
+    on_line = [m for m in everything if m.file == target.file and m.line <= target.line <= m.end_line]
+    assert on_line and chosen[:len(on_line)] == on_line and len(chosen) == 20
+    assert not any(m in on_line for m in chosen[len(on_line):])
+
+
+def test_changed_lines_reads_git_diff() -> None:
+    first = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=REPO, capture_output=True, text=True,
+                           check=True).stdout.split()[-1]
+    lines = mutate.changed_lines(first, PACKAGE.resolve(), ["engine/dealing.py"])
+    assert len(lines["engine/dealing.py"]) > 20  # written since the first commit
+    assert (mutate.HERE / "last-full-run.txt").read_text(encoding="utf-8").split()[0]  # the recorded base exists

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import shlex
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -51,6 +53,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--id", action="append", dest="ids", metavar="ID", help="only this mutant (repeatable)")
     parser.add_argument("--sample", type=int, metavar="N", help="a random sample of N of the selected mutants (fixed by --seed)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of --sample (default 0)")
+    parser.add_argument("--changed-first", nargs="?", const="recorded", metavar="REV",
+                        help="run first every selected mutant on a line changed since REV (default: the commit of the last "
+                             "full run, tools/mutation/last-full-run.txt), then --sample's draw of the rest; with --budget, "
+                             "new code is what runs")
     parser.add_argument("--jobs", type=int, metavar="N", help="mutants run at once, each in its own process (default: the cores)")
     parser.add_argument("--budget", type=float, metavar="SECONDS", help="start no mutant after this many seconds; report what ran")
     parser.add_argument("--timeout", type=float, metavar="SECONDS",
@@ -144,10 +150,39 @@ def _select(everything: list[Mutant], args: argparse.Namespace, files: list[str]
         if missing:
             raise ValueError(f"no mutant has the ID {', '.join(missing)}")
         chosen = [m for m in chosen if m.id in set(args.ids)]
+    first: list[Mutant] = []
+    if getattr(args, "changed_first", None):
+        lines = changed_lines(args.changed_first, args.package.resolve(), files)
+        first = [m for m in chosen if any(line in lines.get(m.file, ()) for line in range(m.line, m.end_line + 1))]
+        chosen = [m for m in chosen if m not in first]
     if args.sample is not None and args.sample < len(chosen):
-        picked = set(random.Random(args.seed).sample(range(len(chosen)), args.sample))
+        picked = set(random.Random(args.seed).sample(range(len(chosen)), max(args.sample - len(first), 0)))
         chosen = [m for index, m in enumerate(chosen) if index in picked]
-    return chosen
+    return first + chosen
+
+
+LAST_FULL_RUN = HERE / "last-full-run.txt"
+
+
+def changed_lines(revision: str, package: Path, files: Sequence[str]) -> dict[str, set[int]]:
+    """file -> the line numbers of today's file that differ from `revision` ("recorded": the commit in
+    last-full-run.txt), by `git diff -U0`; a file new since then has every line changed."""
+    if revision == "recorded":
+        revision = LAST_FULL_RUN.read_text(encoding="utf-8").split()[0]
+    found: dict[str, set[int]] = {}
+    for name in files:
+        path = package / name
+        done = subprocess.run(["git", "diff", "-U0", "--no-color", revision, "--", str(path)], cwd=REPO,
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise ValueError(f"--changed-first: git diff against {revision} failed: {done.stderr.strip()}")
+        lines: set[int] = set()
+        for hunk in re.finditer(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@", done.stdout, re.MULTILINE):
+            start, count = int(hunk.group(1)), int(hunk.group(2) or 1)
+            lines.update(range(start, start + count))
+        if lines:
+            found[name] = lines
+    return found
 
 
 def _run(args: argparse.Namespace, package: Path, argv_used: list[str]) -> int:

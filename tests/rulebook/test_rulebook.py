@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -13,9 +14,9 @@ from studcheck.cases.load import load_case, load_cases
 from studcheck.cases.model import Case
 from studcheck.cli import main
 from studcheck.resources import cases_dir, spec_dir
-from studcheck.rulebook.markdown import Linker, inline, render
+from studcheck.rulebook.markdown import Linker, Slugger, inline, render
 from studcheck.rulebook.model import build_book, parse_option_rules, parse_register, register_entry
-from studcheck.rulebook.render import write_site
+from studcheck.rulebook.render import case_script, write_site
 
 LINKER = Linker({"04-bring-in.md": "04-bring-in.html"}, {"BRING-IN.TIE.SUIT": "04-bring-in.html#BRING-IN.TIE.SUIT"})
 
@@ -80,16 +81,45 @@ def test_a_retired_rule_keeps_its_anchor(tmp_path: Path) -> None:
     assert 'id="BRING-IN.OLD-WAY"' in page and 'href="04-bring-in.html#BRING-IN.CARD.HIGH"' in page
 
 
+def _files(root: Path) -> list[Path]:
+    return [path for path in root.rglob("*") if path.is_file()]
+
+
 def test_the_site_and_its_search_index(tmp_path: Path, some_cases: list[Case]) -> None:
     files, size = write_site(build_book(spec_dir(), some_cases), tmp_path)
     index = json.loads((tmp_path / "search-index.json").read_text(encoding="utf-8"))
-    assert files == len(list(tmp_path.iterdir())) and size == sum(p.stat().st_size for p in tmp_path.iterdir())
-    rules = {entry["id"]: entry["url"] for entry in index if entry["kind"] == "rule"}
+    assert files == len(_files(tmp_path)) and size == sum(p.stat().st_size for p in _files(tmp_path))
+    entries = [dict(zip(index["fields"], row, strict=True)) for row in index["entries"]]
+    rules = {entry["id"]: entry["url"] for entry in entries if entry["kind"] == "rule"}
     assert rules["BRING-IN.TIE.SUIT"] == "04-bring-in.html#BRING-IN.TIE.SUIT"
-    assert {entry["id"] for entry in index if entry["kind"] == "case"} == {case.id for case in some_cases}
+    assert {entry["id"] for entry in entries if entry["kind"] == "case"} == {case.id for case in some_cases}
     page = (tmp_path / "04-bring-in.html").read_text(encoding="utf-8")
-    assert page.count('id="case-SH-BRI-004"') == 1  # drawn once per page, linked from every other rule citing it
+    assert page.count('id="case-SH-BRI-004"') == 1  # listed once per page, linked from every other rule citing it
     assert 'id="BRING-IN.TIE.SUIT"' in page and "<script>" not in page.replace("<script src=", "")
+    # the hand is not on the page: it is cases/SH-BRI-004.js, loaded when the case is opened
+    assert 'data-src="cases/SH-BRI-004.js"' in page and "pre class=\"hand\"" not in page
+    drawing = (tmp_path / "cases" / "SH-BRI-004.js").read_text(encoding="utf-8")
+    assert drawing.startswith('RULEBOOK_CASE("SH-BRI-004", "<pre class=\\"hand\\">SH-BRI-004 ')
+    assert "The case file's comments" in drawing and "</" not in drawing
+
+
+def test_a_case_id_that_is_no_file_name_gets_a_script_named_by_its_hash() -> None:
+    assert case_script("SH-BRI-004") == "cases/SH-BRI-004.js"
+    odd = case_script("../x y")
+    assert re.fullmatch(r"cases/case-[0-9a-f]{16}\.js", odd) and odd == case_script("../x y")
+
+
+def test_spec_documents_are_pages_whose_headings_keep_their_github_anchors(tmp_path: Path) -> None:
+    """spec/README.md links `options.md#not-covered-deliberately-not-options`: the anchor must exist."""
+    write_site(build_book(spec_dir(), []), tmp_path)
+    about = (tmp_path / "about.html").read_text(encoding="utf-8")
+    options = (tmp_path / "options.html").read_text(encoding="utf-8")
+    assert 'id="scope-and-what-is-not-covered"' in about and 'id="not-covered-deliberately-not-options"' in options
+    assert 'href="options.html#not-covered-deliberately-not-options"' in about
+    assert 'id="bring_in_tie"' in options  # a heading in backticks: the backticks are dropped, as on GitHub
+    slugger = Slugger()
+    assert [slugger("Examples"), slugger("`rake_percent` and `rake_cap`"), slugger("Examples")] == [
+        "examples", "rake_percent-and-rake_cap", "examples-1"]
 
 
 def test_a_hostile_case_is_escaped_everywhere(tmp_path: Path) -> None:
@@ -100,9 +130,11 @@ def test_a_hostile_case_is_escaped_everywhere(tmp_path: Path) -> None:
         "seats:\n  1: {stack: 100, cards: Kh Qh As}\n  2: {stack: 100, cards: 9c 8c 3d}\nsteps:\n  - expect: {to_act: 2}\n",
         encoding="utf-8")
     write_site(build_book(spec_dir(), [load_case(source)]), tmp_path / "site")
-    for path in (tmp_path / "site").glob("*.html"):  # the search index holds the title as JSON data (textContent)
+    site = tmp_path / "site"
+    for path in [*site.glob("*.html"), *site.glob("cases/*.js")]:  # the search index holds the title as JSON data (textContent)
         text = path.read_text(encoding="utf-8")
         assert "<script>alert" not in text and "<img" not in text, path.name
+    assert "&lt;img src=x onerror=alert(2)&gt;" in (site / "cases" / "SH-WSP-904.js").read_text(encoding="utf-8")
     script = (tmp_path / "site" / "search-index.js").read_text(encoding="utf-8")
     assert "</script>" not in script and "<\\/script>" in script
 

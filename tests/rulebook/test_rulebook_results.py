@@ -18,6 +18,7 @@ import pytest
 from studcheck.cli import main
 from studcheck.report.load import read_report
 from studcheck.resources import cases_dir
+from studcheck.rulebook.render import BLAMED_SHOWN
 from studcheck.rulebook.results import EngineResult, rule_results
 
 REPORTS = Path(__file__).resolve().parent.parent / "report"
@@ -58,16 +59,51 @@ def section(site: Path, page: str, rule: str) -> str:
     return html[start:html.index("</section>", start)]
 
 
+def rows(text: str) -> list[tuple[str, ...]]:
+    """The results table: (engine, blamed, affected, passing) rows, each followed by its ("Blamed: ...",) row."""
+    found: list[tuple[str, ...]] = []
+    table = text[text.index('<div class="results">'):]
+    for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table[:table.index("</table>")], re.DOTALL):
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL)
+        if cells:
+            found.append(tuple(" ".join(cell.split()) for cell in cells))
+    return found
+
+
 def test_the_rule_section_shows_the_counts_and_links_the_blamed_cases(site: Path) -> None:
     text = section(site, "04-bring-in.html", "BRING-IN.TIE.SUIT")
-    rows = re.findall(r"<tr[^>]*><td>([^<]*)</td><td>(\d+)</td><td>(\d+)</td><td>(\d+)</td>\s*<td>(.*?)</td></tr>", text)
-    assert rows == [
-        ("&lt;script&gt;alert(1)&lt;/script&gt; 3.0", "2", "1", "1",
-         '<a href="04-bring-in.html#case-SH-BRI-002">SH-BRI-002</a>, <a href="04-bring-in.html#case-SH-BRI-004">SH-BRI-004</a>'),
-        ("beta 2.0", "0", "0", "2", ""),
+    assert rows(text) == [
+        ("&lt;script&gt;alert(1)&lt;/script&gt; 3.0", "2", "1", "1"),
+        ('Blamed: <span><a href="04-bring-in.html#case-SH-BRI-002">SH-BRI-002</a>,</span> '
+         '<span><a href="04-bring-in.html#case-SH-BRI-004">SH-BRI-004</a></span>',),
+        ("beta 2.0", "0", "0", "2"),
     ]
-    assert "<script>alert" not in text
+    assert "<script>alert" not in text and "more</span>" not in text
     assert "No case in the report cites this rule." in section(site, "05-betting.html", "BET.DOUBLE.OPEN-PAIR")
+
+
+def many_blamed(path: Path, count: int) -> list[str]:
+    """A report of gamma's in which `count` cases (SH-MNY-001, ...) all fail, blamed on BRING-IN.TIE.SUIT (a run
+    killed before its footer): the IDs, in order."""
+    header, *lines = [json.loads(line) for line in GAMMA.read_text(encoding="utf-8").splitlines()]
+    failing = next(line for line in lines if line.get("id") == "SH-BRI-002")
+    ids = [f"SH-MNY-{number:03d}" for number in range(1, count + 1)]
+    out = [header] + [dict(failing, id=case_id, title=f"title of {case_id}") for case_id in ids]
+    path.write_text("\n".join(json.dumps(line) for line in out) + "\n", encoding="utf-8")
+    return ids
+
+
+def test_a_long_list_of_blamed_cases_is_cut_with_a_count(tmp_path: Path) -> None:
+    """335 cases blamed on one rule named every one of them (and squeezed the table's columns)."""
+    ids = many_blamed(tmp_path / "many.jsonl", 335)
+    assert main(["rulebook", "-o", str(tmp_path / "site"), "--cases", str(cases_dir() / "stud_high" / "bring-in"),
+                 "--report", str(tmp_path / "many.jsonl")]) == 0
+    text = section(tmp_path / "site", "04-bring-in.html", "BRING-IN.TIE.SUIT")
+    (counts, named) = rows(text)
+    assert counts == ("gamma 3.0", "335", "0", "0")
+    shown = re.findall(r"<span>(?:<a [^>]*>)?([A-Z]{2}-[A-Z]{3}-\d{3})", named[0])
+    assert shown == ids[:BLAMED_SHOWN] and named[0].endswith('<span class="more">and 323 more</span>')
+    assert "The first 12 cases blamed per engine are named" in text
 
 
 def test_without_reports_no_results_are_shown(tmp_path: Path) -> None:

@@ -126,6 +126,41 @@ def render(text: str, linker: Linker, *, heading: Callable[[int, str], str] | No
     return Markup("\n".join(out))
 
 
+def slug(text: str) -> str:
+    """A glossary term's anchor: lower-case letters and digits joined by hyphens."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+class Slugger:
+    """GitHub's heading anchors ("Not covered (deliberately not options)" -> not-covered-deliberately-not-options),
+    numbered from the second use on (-1, -2, ...), so that `options.md#...` links from the spec land here too."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}
+
+    def __call__(self, title: str) -> str:
+        text = _LINK.sub(r"\1", title).replace("`", "").replace("*", "").strip().lower()
+        base = re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+        count = self.seen.get(base, 0)
+        self.seen[base] = count + 1
+        return base if count == 0 else f"{base}-{count}"
+
+
+def sections(text: str) -> list[tuple[int, str, str]]:
+    """(level, title, body) of each heading outside code fences, as `render` meets them (the same order)."""
+    found: list[tuple[int, str, list[str]]] = []
+    fenced = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif line.startswith("#") and not fenced:
+            found.append((min(len(line) - len(line.lstrip("#")), 6), line.lstrip("#").strip(), []))
+            continue
+        if found:
+            found[-1][2].append(line)
+    return [(level, title, "\n".join(body).strip()) for level, title, body in found]
+
+
 def plain(text: str) -> str:
     """Markdown as plain words (for the search index)."""
     text = _LINK.sub(r"\1", text)

@@ -17,9 +17,12 @@ import yaml
 
 from studcheck.cases.model import Case
 from studcheck.export.write import every_option
+from studcheck.rulebook.markdown import Slugger
 from studcheck.rules import PROFILES, Options, Variant
 
 RULE_HEADING = re.compile(r"^(#{2,4}) `([A-Z0-9][A-Z0-9.-]*)` — (.*)$")
+#: a section heading that carries a rule ID: "`BRING-IN.TIE.SUIT` — Equal bring-in cards ..."
+RULE_SECTION = re.compile(r"^`([A-Z0-9][A-Z0-9.-]*)` — (.*)$")
 _TAG = re.compile(r"`([^`]+)`")
 
 
@@ -80,6 +83,8 @@ class Section:
     level: int
     body: str
     rule: Rule | None = None
+    #: the anchor of a prose section (GitHub's slug of its heading); a rule's anchor is its ID
+    anchor: str = ""
 
 
 @dataclass(kw_only=True)
@@ -96,6 +101,11 @@ class Chapter:
     @property
     def rules(self) -> list[Rule]:
         return [section.rule for section in self.sections if section.rule is not None]
+
+    @property
+    def case_ids(self) -> set[str]:
+        """The cases this page lists (each once, under the first of its rules that cites it)."""
+        return {case.id for rule in self.rules for case in rule.cases}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -145,6 +155,10 @@ def parse_chapter(path: Path) -> Chapter:
     else:
         intro = buffer
     chapter.intro = "\n".join(intro).strip()
+    slugger = Slugger()
+    for section in chapter.sections:
+        if not RULE_SECTION.match(section.heading):
+            section.anchor = slugger(section.heading)
     return chapter
 
 
@@ -270,7 +284,7 @@ def build_book(spec: Path, cases: Sequence[Case]) -> Book:
     terms: list[Term] = []
     for chapter in chapters:
         for section in chapter.sections:
-            match = re.match(r"^`([A-Z0-9][A-Z0-9.-]*)` — (.*)$", section.heading)
+            match = RULE_SECTION.match(section.heading)
             if match is None:
                 terms.extend(_terms(section.body, chapter))
                 continue

@@ -7,11 +7,14 @@ case does, that becomes a marked line, never a traceback.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from studcheck.cases.model import Case, Step, StepKind
 from studcheck.cards import Card, format_cards, parse_card
+from studcheck.resources import cases_dir
 from studcheck.rules import LAYOUTS, ActionType, Options, Variant
 
 _VERBS = {
@@ -46,7 +49,7 @@ def _header(case: Case) -> list[str]:
     variant = case.new_hand["variant"] if case.new_hand is not None else case.variant.value
     lines = [
         f"{case.id}  {case.title}",
-        f"  file     {case.location}",
+        f"  file     {shown_path(case.path)}:{case.line}",
         f"  variant  {variant}",
         f"  stakes   ante {stakes.get('ante')}, bring-in {stakes.get('bring_in')}, small bet {stakes.get('small_bet')}, "
         f"big bet {stakes.get('big_bet')}",
@@ -62,6 +65,20 @@ def _header(case: Case) -> list[str]:
         (entry.get("seat"), entry.get("stack")) for entry in case.new_hand["seats"]]
     lines.append("Seats: " + ", ".join(f"seat {seat} ({stack})" for seat, stack in seats))
     return lines
+
+
+def shown_path(path: Path | str, cwd: str | None = None) -> str:
+    """A case file as studcheck shows it (here, and in every report through harness.runner.display_path):
+    a bundled case relative to the cases folder, as `cases/razz/...`, wherever studcheck is installed
+    (an installed wheel's copy sits in site-packages); a case of your own (`--cases`) relative to the
+    working directory `cwd` (default: the current one) when it is under it, else as named."""
+    resolved = Path(path).resolve()
+    for root, prefix in ((cases_dir().resolve(), Path("cases")), (Path(cwd or os.getcwd()).resolve(), Path())):
+        try:
+            return (prefix / resolved.relative_to(root)).as_posix()
+        except ValueError:
+            continue
+    return str(path)
 
 
 def _refused(case: Case) -> list[str]:

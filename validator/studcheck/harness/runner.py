@@ -112,17 +112,18 @@ class NotApplicable(Exception):
 
 
 def display_path(path: Path) -> str:
-    """Relative to the working directory when under it (short, clickable), else as given."""
+    """A case file as every report shows it: a bundled case relative to the cases folder, as
+    `cases/razz/...` (wherever studcheck is installed: a wheel's copy sits in site-packages); a case
+    of your own (`--cases`) relative to the working directory when it is under it, else as named."""
     return _display_path(str(path), os.getcwd())
 
 
 @lru_cache(maxsize=4096)
 def _display_path(path: str, cwd: str) -> str:
     """Memoised per working directory: resolving both paths costs a system call per component, per case."""
-    try:
-        return str(Path(path).resolve().relative_to(Path(cwd).resolve()))
-    except ValueError:
-        return path
+    from studcheck.cases.show import shown_path
+
+    return shown_path(path, cwd)
 
 
 def choose_options(case: Case, info: EngineInfo, defaults: Options | None = None) -> dict[str, Any]:

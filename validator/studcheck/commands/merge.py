@@ -1,8 +1,8 @@
 """`studcheck merge`: join the reports of `run --shard K/N` (one per CI job) into one report.
 
 The merged report is the one a single run of the whole selection writes: the header of shard 1
-without `shard`, the case lines in case order, the groups and not-applicable lines recomputed over
-all cases, and a footer whose counts, exit code and stop reasons cover every shard. `studcheck
+without `shard`, the case lines in case order, the groups (causes of failure, then of expected
+failure) and not-applicable lines recomputed over all cases, and a footer whose counts, exit code and stop reasons cover every shard. `studcheck
 report` and every other reader take it like any run's report.
 
 Merging refuses (exit 2, saying what is wrong) shards of different studcheck versions, engines,
@@ -163,7 +163,9 @@ def merge_run_reports(paths: Sequence[Path]) -> Merged:
     count = shards[0][1]["count"]
     ordered: list[RunReport] = [report for report, _ in sorted(shards, key=lambda pair: int(pair[1]["index"]))]
     cases = [ordered[position % count].cases[position // count] for position in range(int(shards[0][1]["of"]))]
-    verdicts = tuple(verdict_of(line) for line in cases)
+    # an evaluation verdict names its rule when it is given (the engine's pair), and cannot be replayed after
+    evaluation = ((ordered[0].header or {}).get("engine") or {}).get("profile") == "evaluation"
+    verdicts = tuple(verdict_of(line, blamed=evaluation) for line in cases)
     replays = _replays(cases)
     footers = [report.footer for report in ordered if report.footer is not None]
     exit_code = _exit_code(verdicts, footers, FAILING)
@@ -251,8 +253,10 @@ def _check_counts(report: Any, shard: Mapping[str, Any]) -> None:
                          f"footer ({differing}): the file was changed after the run")
 
 
-def verdict_of(line: Mapping[str, Any]) -> Verdict:
-    """A report's case line back as the verdict it was written from (what grouping reads)."""
+def verdict_of(line: Mapping[str, Any], *, blamed: bool = False) -> Verdict:
+    """A report's case line back as the verdict it was written from (what grouping reads). `blamed`: the
+    line's `blame` is the verdict's own (the evaluation profile names it from the pair the engine ranked;
+    a hand's blame is found again by replaying its transcript)."""
     return Verdict(
         case_id=line["id"], outcome=Outcome(line["outcome"]), variant=line["variant"], file=line["file"], line=line["line"],
         title=line.get("title", ""), tags=tuple(line.get("tags", ())), rules=tuple(line.get("rules", ())),
@@ -261,6 +265,7 @@ def verdict_of(line: Mapping[str, Any]) -> Verdict:
         problem=line.get("problem"), evidence=line.get("evidence"), stderr=line.get("stderr") or "",
         transcript=tuple(line.get("transcript") or ()), duration=float(line.get("duration_ms", 0)) / 1000,
         xfail_reason=line.get("xfail_reason"), options=dict(line.get("options") or {}),
+        blame=tuple(line["blame"]) if blamed and "blame" in line else None,
     )
 
 

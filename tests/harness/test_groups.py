@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from junitparser import JUnitXml
 from harness_helpers import CASES, engine, harness_main
 from test_engines import read_report  # every report line checked against report.schema.json
 from studcheck.harness.compare import Mismatch
-from studcheck.harness.groups import Cause, case_divergence, group_verdicts, main_difference, normal_field, shape
+from studcheck.harness.groups import STREETS, Cause, case_divergence, group_verdicts, main_difference, normal_field, shape
 from studcheck.harness.runner import Outcome, Verdict
 from studcheck.harness.xfail import parse_xfail
 
@@ -360,3 +361,270 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
     assert Style.for_stream(io.StringIO()).rule("BET.CAP") == "BET.CAP"  # a file or a pipe
     monkeypatch.setenv("NO_COLOR", "1")
     assert Style.for_stream(_Tty()).rule("BET.CAP") == "BET.CAP"
+
+
+# --- one fix, one entry: the same wrong answer in several places -----------------------------------
+
+
+def _blamed_as(monkeypatch: pytest.MonkeyPatch, blame: dict[str, tuple[str, ...]]) -> None:
+    """Each case blamed on the rules given for it, its own divergence the root (no replay)."""
+    from studcheck.harness import groups as module
+
+    def fake(v: Verdict) -> Any:
+        seen = case_divergence(v)
+        return module.Blamed(seen=seen, root=seen, blame=blame[v.case_id])
+
+    monkeypatch.setattr(module, "blame_verdict", fake)
+
+
+def wrong_reason(case_id: str, action: str, rules: tuple[str, ...] = ("BET.ORDER",), length: int = 3) -> Verdict:
+    return verdict(f"reject 2 {action} (out_of_turn)",
+                   Mismatch(path="reason", expected="out_of_turn", actual="illegal_action"),
+                   transcript=(act(action, refusal("illegal_action")),) * length).with_changes(case_id=case_id, rules=rules)
+
+
+def on_street(case_id: str, street: str) -> Verdict:
+    return verdict("expect street", Mismatch(path="street", expected="showdown", actual=street)).with_changes(case_id=case_id)
+
+
+def test_one_rule_broken_the_same_way_in_several_requests_is_one_cause(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = [wrong_reason("A-1", "check"), wrong_reason("A-2", "call"), wrong_reason("A-3", "check"),
+             wrong_reason("B-1", "call", rules=("BRING-IN.CHOICE",))]
+    _blamed_as(monkeypatch, {"A-1": ("BET.ORDER",), "A-2": ("BET.ORDER",), "A-3": ("BET.ORDER",), "B-1": ("BET.CAP",)})
+    grouping = group_verdicts(cases)
+    assert [(group.rule, group.count) for group in grouping.groups] == [("BET.ORDER", 3), ("BET.CAP", 1)]  # rules stay apart
+    order = grouping.groups[0]
+    assert order.key == "an action refused for the wrong reason: expected out_of_turn, got illegal_action"
+    assert order.title == f"BET.ORDER: {order.key}"
+    assert [(way.key, [v.case_id for v in way.verdicts]) for way in order.ways] == [
+        ("check refused for the wrong reason: expected out_of_turn, got illegal_action", ["A-1", "A-3"]),
+        ("call refused for the wrong reason: expected out_of_turn, got illegal_action", ["A-2"])]
+    assert [v.case_id for v in order.verdicts] == ["A-1", "A-2", "A-3"]  # run order
+    assert order.way_of("A-2") is order.ways[1] and order.where(order.ways[1]) == "call"
+    assert grouping.groups[1].ways == () and grouping.cause_of("A-2") == 1
+
+
+def test_one_rule_broken_the_same_way_on_several_streets_is_one_cause(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = [on_street("A-1", "sixth"), on_street("A-2", "fourth"), on_street("A-3", "sixth")]
+    _blamed_as(monkeypatch, {case.case_id: ("ALLIN.RUNOUT",) for case in cases})
+    (group,) = group_verdicts(cases).groups
+    assert group.key == "street: expected 'showdown', got 'fourth' or 'sixth'"  # the streets in their order
+    assert [(way.key, way.count) for way in group.ways] == [("street: expected 'showdown', got 'sixth'", 2),
+                                                            ("street: expected 'showdown', got 'fourth'", 1)]
+    assert [group.where(way) for way in group.ways] == ["'sixth'", "'fourth'"]
+
+
+def test_what_is_not_where_it_showed_stays_apart(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another shape, another field or kind of divergence, or no rule named: other causes."""
+    cases = [on_street("A-1", "sixth"),
+             verdict("expect street", Mismatch(path="street", expected="sixth", actual="showdown")).with_changes(case_id="A-2"),
+             verdict("expect to_act", Mismatch(path="to_act", expected=1, actual=2)).with_changes(case_id="A-3"),
+             verdict("step 2", outcome=Outcome.ERROR, problem="crash",
+                     transcript=({"request": {"type": "act"}, "response": None},)).with_changes(case_id="E-1"),
+             verdict("step 2", outcome=Outcome.ERROR, problem="crash",
+                     transcript=({"request": {"type": "state"}, "response": None},)).with_changes(case_id="E-2")]
+    _blamed_as(monkeypatch, {"A-1": ("R",), "A-2": ("R",), "A-3": ("R",), "E-1": (), "E-2": ()})
+    grouping = group_verdicts(cases)
+    assert len(grouping.groups) == 5 and all(group.ways == () for group in grouping.groups)
+
+
+def test_the_example_cites_the_rule_broken_when_a_case_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    cases = [wrong_reason("A-1", "check", rules=("BET.CHECK",), length=2), wrong_reason("A-2", "check", length=5),
+             wrong_reason("A-3", "check", length=4)]
+    _blamed_as(monkeypatch, {case.case_id: ("BET.ORDER",) for case in cases})
+    assert group_verdicts(cases).groups[0].representative.case_id == "A-3"  # the quickest of those citing it
+    _blamed_as(monkeypatch, {case.case_id: ("BET.CAP",) for case in cases})
+    assert group_verdicts(cases).groups[0].representative.case_id == "A-1"  # none cites it: the quickest
+
+
+def test_a_rule_is_cited_by_the_applicable_cases_only() -> None:
+    street = Mismatch(path="street", expected="fourth", actual="third")
+    failing = verdict("expect street", street).with_changes(rules=("BET.ORDER",))
+    skipped = [verdict("", outcome=Outcome.NOT_APPLICABLE, message="no razz").with_changes(case_id=f"N-{n}", rules=("BET.ORDER",))
+               for n in range(3)]
+    assert group_verdicts([failing, *skipped]).cited == {"BET.ORDER": 1}
+
+
+# --- the planted engines, through `studcheck run` ------------------------------------------------
+
+
+#: the cases about the order of play and refusals: those out_of_turn_as_illegal fails, in several requests
+TURNS = ("--rule", "BET.ORDER", "--rule", "ACTION.REFUSAL")
+WRONG_KEY = "an action refused for the wrong reason: expected out_of_turn, got illegal_action"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Runs:
+    """out_of_turn_as_illegal on TURNS: failing (report, JUnit, Markdown, output), then with the expected-failure
+    file that run wrote (the same outputs)."""
+
+    failing: list[dict[str, Any]]
+    failing_out: str
+    failing_junit: Path
+    failing_markdown: str
+    expected: list[dict[str, Any]]
+    expected_out: str
+    expected_junit: Path
+    expected_markdown: str
+    where: Path
+
+
+@pytest.fixture(scope="module")
+def turns(tmp_path_factory: pytest.TempPathFactory) -> Runs:
+    where = tmp_path_factory.mktemp("turns")
+    base = ("run", "--engine", engine("out_of_turn_as_illegal"), *TURNS, "--no-progress")
+    outputs: dict[str, tuple[int, str]] = {}
+    for name, extra in (("failing", ("--write-xfail", str(where / "known.yaml"))), ("expected", ("--xfail", str(where / "known.yaml")))):
+        outputs[name] = run_quietly(*base, *extra, "--report", str(where / f"{name}.jsonl"), "--junit", str(where / f"{name}.xml"),
+                                    "--markdown", str(where / f"{name}.md"))
+    assert [code for code, _ in outputs.values()] == [1, 0]
+    return Runs(failing=read_report(where / "failing.jsonl"), failing_out=outputs["failing"][1], failing_junit=where / "failing.xml",
+                failing_markdown=(where / "failing.md").read_text(), expected=read_report(where / "expected.jsonl"),
+                expected_out=outputs["expected"][1], expected_junit=where / "expected.xml",
+                expected_markdown=(where / "expected.md").read_text(), where=where)
+
+
+def groups_of(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [line for line in lines if line["kind"] == "group"]
+
+
+def test_a_wrong_reason_in_every_kind_of_request_is_one_cause_with_its_ways(turns: Runs) -> None:
+    (group,) = groups_of(turns.failing)
+    failing = [line for line in turns.failing if line["kind"] == "case" and line["outcome"] == "fail"]
+    assert (group["key"], group["blame"][0], group["expected"], group["count"]) == (WRONG_KEY, "BET.ORDER", False, len(failing))
+    ways = group["ways"]
+    actions = [way["action"] for way in ways]
+    assert len(ways) >= 3 and len(set(actions)) == len(actions) and group["action"] is None
+    assert sum(way["count"] for way in ways) == group["count"]
+    assert sorted(case for way in ways for case in way["cases"]) == sorted(group["cases"]) == sorted(line["id"] for line in failing)
+    assert all(way["key"] == f"{way['action']} refused for the wrong reason: expected out_of_turn, got illegal_action" for way in ways)
+    lines = {line["id"]: line for line in failing}
+    assert "BET.ORDER" in lines[group["representative"]]["rules"]  # the example cites the rule broken
+    assert all("BET.ORDER" in lines[way["representative"]]["rules"] for way in ways
+               if any("BET.ORDER" in lines[case]["rules"] for case in way["cases"]))
+    assert all(line["cause"] == 1 and line["blame"][0] == "BET.ORDER" for line in failing)
+    # the terminal: one cause, its ways listed; each failing case says where it showed
+    assert f"cause 1 — BET.ORDER: {WRONG_KEY} — {len(failing)} cases, {len(ways)} ways it showed\n" in turns.failing_out
+    assert "    the ways it showed (cases, and the first difference there):\n" in turns.failing_out
+    assert f"\n      {ways[0]['count']:>2}  {ways[0]['key']}\n" in turns.failing_out
+    assert f"  cause 1 — BET.ORDER: {WRONG_KEY} (here: {ways[0]['action']})\n" in turns.failing_out
+    assert f"{len(ways)} ways it showed: {ways[0]['key']} ({ways[0]['count']})" in turns.failing_markdown
+    root = ET.parse(turns.failing_junit).getroot()
+    shown = {case.get("name"): {p.get("name"): p.get("value") for p in case.iter("property")} for case in root.iter("testcase")}
+    for way in ways:
+        assert all(shown[case]["studcheck.way"] == way["key"] and shown[case]["studcheck.group"] == WRONG_KEY for case in way["cases"])
+
+
+def test_expected_failures_have_group_lines_with_their_blame(turns: Runs) -> None:
+    expected = [line for line in turns.expected if line["kind"] == "case" and line["outcome"] == "xfail"]
+    groups, failing = groups_of(turns.expected), groups_of(turns.failing)
+    assert expected and [(group["expected"], group["rank"]) for group in groups] == [(True, rank) for rank in range(1, len(groups) + 1)]
+    same = ("key", "blame", "count", "cases", "representative", "ways", "rules")
+    assert [{key: group.get(key) for key in same} for group in groups] == [{key: group.get(key) for key in same} for group in failing]
+    assert all(group["outcomes"] == {"xfail": group["count"]} and group["blame"] for group in groups)
+    rank_of = {case: group["rank"] for group in groups for case in group["cases"]}
+    assert all(line["expected_cause"] == rank_of[line["id"]] and "cause" not in line and line["blame"] for line in expected)
+    first = groups[0]
+    causes = f"{len(groups)} cause{'' if len(groups) == 1 else 's'}"
+    assert f"{len(expected)} expected failures in {causes}:\nexpected cause 1 — {first['blame'][0]}: " in turns.expected_out
+    assert f"### {len(expected)} expected failures in {causes}" in turns.expected_markdown
+    assert f"| 1 | **{first['blame'][0]}** | {first['count']} | " in turns.expected_markdown
+
+
+def test_junit_shows_the_expected_causes(turns: Runs) -> None:
+    group_of = {case: group for group in groups_of(turns.expected) for case in group["cases"]}
+    root = ET.parse(turns.expected_junit).getroot()
+    skipped = [case for case in root.iter("testcase") if case.find("skipped") is not None]
+    assert skipped and {case.get("name") for case in skipped} == set(group_of)
+    for case in skipped:
+        values = {prop.get("name"): prop.get("value") for prop in case.iter("property")}
+        group = group_of[str(case.get("name"))]
+        assert values["studcheck.group"] == group["key"] and values["studcheck.expected_group.rank"] == str(group["rank"])
+        assert values["studcheck.blame"].startswith(group["blame"][0]) and "studcheck.group.rank" not in values
+    suites = [{prop.get("name"): prop.get("value") for prop in suite.find("properties").iter("property")}  # type: ignore[union-attr]
+              for suite in root.iter("testsuite")]
+    first = groups_of(turns.expected)[0]
+    assert any(f"expected failures: {first['blame'][0]}: {first['key']}" in props.get("studcheck.expected_group.1", "")
+               for props in suites)
+    assert not any(name.startswith("studcheck.group.") for props in suites for name in props)
+    assert all(re.fullmatch(r"\d+ of \d+ applicable", props["studcheck.passing"]) for props in suites)
+
+
+def test_report_and_merge_read_the_expected_causes_back(turns: Runs, tmp_path: Path) -> None:
+    from studcheck.cli import main
+
+    shards = [tmp_path / f"shard-{index}.jsonl" for index in (1, 2)]
+    for index, shard in enumerate(shards, start=1):
+        code, _ = run_quietly("run", "--engine", engine("out_of_turn_as_illegal"), *TURNS, "--no-progress", "--xfail",
+                              str(turns.where / "known.yaml"), "--shard", f"{index}/2", "--report", str(shard))
+        assert code == 0
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["merge", *map(str, shards), "-o", str(tmp_path / "merged.jsonl")]) == 0
+        assert main(["report", str(tmp_path / "merged.jsonl"), "-o", str(tmp_path / "site")]) == 0
+    merged = groups_of(read_report(tmp_path / "merged.jsonl"))
+    assert merged == groups_of(turns.expected)  # the whole run's expected causes, recomputed from the shards
+    html = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    first = html[html.index('<div id="summary">'):html.index('<div class="filters"')]
+    assert '<ol class="causes expected">' in first and "in no cause" not in first
+    assert first.count('<li class="cause">') == len(merged)
+    assert all(f'<a href="#rule-{group["blame"][0]}"><code>{group["blame"][0]}</code></a>' in first for group in merged)
+    ways = [group for group in merged if group.get("ways")]
+    assert ways and all(f'<summary>{len(group["ways"])} ways it showed</summary>' in first for group in ways)
+
+
+def test_a_run_out_that_asks_for_bets_is_one_cause_with_a_way_per_street() -> None:
+    from studcheck.cases.load import load_cases
+    from studcheck.harness.runner import Runner
+    from studcheck.protocol.client import EngineClient, InProcessTransport
+    from test_blame import engine_module
+
+    module = engine_module("runout_asks_to_act")
+    client = EngineClient(lambda: InProcessTransport(module.make_server), validate=False)
+    client.start()
+    try:
+        runner = Runner(client)
+        verdicts = [runner.run(case) for case in load_cases() if "ALLIN.RUNOUT" in case.rules]
+    finally:
+        client.stop()
+    grouping = group_verdicts(verdicts)
+    first = grouping.groups[0]
+    assert first.rule == "ALLIN.RUNOUT" and len(first.ways) >= 3, [group.title for group in grouping.groups]
+    assert all(re.fullmatch(r"street: expected 'showdown', got '\w+'", way.key) for way in first.ways)
+    found = [street for street in STREETS if any(way.key.endswith(f"'{street}'") for way in first.ways)]
+    listed = ", ".join(f"'{street}'" for street in found[:-1]) + f" or '{found[-1]}'"
+    assert first.key == f"street: expected 'showdown', got {listed}"
+    assert [group.rule for group in grouping.groups].count("ALLIN.RUNOUT") == 1
+
+
+def test_per_variant_counts_say_how_many_of_the_applicable_cases_pass() -> None:
+    from studcheck.harness.report import render_markdown, summary_table
+
+    street = Mismatch(path="street", expected="fourth", actual="third")
+    verdicts = [verdict("", outcome=Outcome.PASS).with_changes(case_id="P-1"), verdict("expect street", street),
+                *(verdict("", outcome=Outcome.NOT_APPLICABLE, message="no").with_changes(case_id=f"N-{n}") for n in range(3)),
+                verdict("", outcome=Outcome.NOT_APPLICABLE, message="no").with_changes(case_id="F-1", variant="five_card_stud")]
+    table = summary_table(verdicts).splitlines()
+    assert table[0].split() == ["variant", "pass", "fail", "error", "n/a", "xfail", "xpass", "passing"]
+    assert table[1].split()[-2:] == ["none", "applicable"]  # five_card_stud: nothing the engine plays
+    assert table[2].endswith("  1 of 2 applicable") and table[3].endswith("  1 of 2 applicable")  # razz, total
+    markdown = render_markdown(verdicts, replay=lambda case_id: case_id, engine="e")
+    assert "| razz | 1 | 1 | 0 | 3 | 0 | 0 | 1 of 2 applicable |" in markdown
+    assert "| five_card_stud | 0 | 0 | 0 | 1 | 0 | 0 | none applicable |" in markdown
+
+
+def test_merge_keeps_the_blame_an_evaluation_verdict_was_given(tmp_path: Path) -> None:
+    """The evaluation profile names the rule from the pair the engine ranked, while it has the engine:
+    merged shards keep it (a pair cannot be replayed later)."""
+    from studcheck.cli import main
+
+    bug = f"{engine('planted_evaluator')} --bug wheel_not_straight"
+    reports = [tmp_path / name for name in ("whole.jsonl", "s1.jsonl", "s2.jsonl")]
+    for report, shard in zip(reports, ([], ["--shard", "1/2"], ["--shard", "2/2"])):
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            main(["run", "--profile", "evaluation", "--kind", "high", "--engine", bug, "--no-progress", *shard, "--report", str(report)])
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["merge", str(reports[1]), str(reports[2]), "-o", str(tmp_path / "merged.jsonl")]) == 1
+    whole, merged = groups_of(read_report(reports[0])), groups_of(read_report(tmp_path / "merged.jsonl"))
+    assert whole and whole[0]["blame"][0] == "HAND.HIGH.WHEEL"
+    assert [(group["key"], group["blame"], group["cases"]) for group in merged] == [
+        (group["key"], group["blame"], group["cases"]) for group in whole]

@@ -27,6 +27,13 @@ first differing fact breaks: the case's `blame`. A group is one divergence AND o
 two broken rules that happen to show the same way are never merged, and each group leads with its
 rule; the rules the cases cite are only context. Expected failures (xfail) are grouped the same way,
 apart from the failures.
+
+One fix, one entry: groups that blame the same rule with the same kind of divergence on the same
+field, and differ only in where the same wrong answer showed (the street, the request: `check` or
+`call` refused for the same wrong reason; the hand left on `fourth` or on `sixth` street where the
+rules end it), are one cause with several `ways` it showed, each kept with its cases. Seats and
+amounts are already out of the key. A cause's example is the quickest case that cites its blamed
+rule, when one does: it shows the rule at work.
 """
 
 from __future__ import annotations
@@ -54,6 +61,9 @@ SEAT_FIELDS = frozenset({"to_act", "folded", "all_in", "shown", "mucked", "pots[
 #: refusal reasons about the turn or the hand, not the action: the action is left out of the key
 TURN_REASONS = frozenset({"out_of_turn", "hand_over", "unknown_seat", "no_hand"})
 _CARD = re.compile(r"^(?:[2-9TJQKA][cdhs])$")
+#: the betting streets, in order, as a shape quotes them: where a wrong answer showed, not what it was
+STREETS = ("second", "third", "fourth", "fifth", "sixth", "seventh")
+_STREET = re.compile(r"'(" + "|".join(STREETS) + r")'")
 
 
 class Cause(str, Enum):
@@ -101,8 +111,8 @@ _KEY_FORMS: dict[Cause, Callable[[Divergence], str]] = {
     Cause.FINAL: _difference,
     Cause.REFUSED: lambda d: f"a valid {d.action} refused: {d.shape}" if d.action == "new_hand"
     else f"a legal {d.action or 'action'} refused: {d.shape}",
-    Cause.ACCEPTED: lambda d: f"{d.action} accepted, must be refused: {d.shape}",
-    Cause.WRONG_REASON: lambda d: f"{d.action} refused for the wrong reason: {d.shape}",
+    Cause.ACCEPTED: lambda d: f"{d.action or 'an action'} accepted, must be refused: {d.shape}",
+    Cause.WRONG_REASON: lambda d: f"{d.action or 'an action'} refused for the wrong reason: {d.shape}",
     Cause.CHANGED: lambda d: f"a refused action changed the state: {_difference(d)}" if d.field else d.shape,
     Cause.ERROR: lambda d: f"engine error: {d.shape}",
 }
@@ -123,15 +133,39 @@ class Blamed:
         return self.seen.key != self.root.key
 
 
+def example(verdicts: Sequence[Verdict], rule: str | None) -> Verdict:
+    """The case to show for a cause: of those citing its blamed rule (if any does), the one that reaches
+    the divergence in the fewest requests (the quickest to debug); else the quickest of all."""
+    citing = [verdict for verdict in verdicts if rule is not None and rule in verdict.rules]
+    return min(citing or verdicts, key=lambda verdict: len(verdict.transcript))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Way:
+    """One way a cause showed: its first divergence there (which street, which request) and its cases."""
+
+    divergence: Divergence
+    verdicts: tuple[Verdict, ...]  # in run order
+
+    @property
+    def key(self) -> str:
+        return self.divergence.key
+
+    @property
+    def count(self) -> int:
+        return len(self.verdicts)
+
+
 @dataclass(frozen=True, kw_only=True)
 class Group:
     """Failing cases with the same first divergence and blamed rule; `forms` is how they showed it,
-    when that varies."""
+    when that varies; `ways`, when there are several, the places the same wrong answer showed in."""
 
     divergence: Divergence
     verdicts: tuple[Verdict, ...]  # in run order
     forms: tuple[tuple[str, int], ...] = ()  # (key of what the cases reported, count), most first; () = the key
     blame: tuple[str, ...] = ()  # the rules broken, most specific first (the cases' most common list)
+    ways: tuple[Way, ...] = ()  # largest first; () = one way, the group's own divergence
 
     @property
     def key(self) -> str:
@@ -153,16 +187,29 @@ class Group:
 
     @property
     def representative(self) -> Verdict:
-        """The case that reaches the divergence in the fewest requests: the quickest to debug."""
-        return min(self.verdicts, key=lambda verdict: len(verdict.transcript))
+        """The example: the quickest case citing the blamed rule, else the quickest (`example`)."""
+        return example(self.verdicts, self.rule)
+
+    def way_of(self, case_id: str) -> Way | None:
+        """The way the case showed the cause in, when the cause showed in several."""
+        return next((way for way in self.ways if any(verdict.case_id == case_id for verdict in way.verdicts)), None)
+
+    def where(self, way: Way) -> str:
+        """What sets one way apart from the cause's other ways: the request (`call`), the street that varies
+        (`'fourth'`), both; else its key."""
+        parts = [way.divergence.action] if self.divergence.action is None and way.divergence.action else []
+        slots = list(zip(*(_STREET.findall(other.divergence.shape) for other in self.ways)))
+        mine = _STREET.findall(way.divergence.shape)
+        parts += [f"'{street}'" for street, values in zip(mine, slots) if len(set(values)) > 1]
+        return ", ".join(parts) or way.key
 
     def rules(self, cited: Mapping[str, int]) -> list[RuleShare]:
         """The rules its cases cite, those the cause hits hardest first.
 
-        `cited`: how many cases of the run cite each rule. A rule ranks by its cases here times the
-        share of all its cases that are here: a rule most of whose cases fail this way, in many
-        cases, is where to read first; a rule cited all over the suite ranks low unless most of its
-        cases fail this way too.
+        `cited`: how many applicable cases of the run cite each rule. A rule ranks by its cases here
+        times the share of all its cases that are here: a rule most of whose cases fail this way, in
+        many cases, is where to read first; a rule cited all over the suite ranks low unless most of
+        its cases fail this way too.
         """
         tally = Counter(rule for verdict in self.verdicts for rule in verdict.rules)
         shares = [RuleShare(rule=rule, cases=number, of=max(cited.get(rule, 0), number)) for rule, number in tally.items()]
@@ -190,7 +237,7 @@ class NotApplicable:
 class Grouping:
     groups: tuple[Group, ...]  # failures (fail, error), largest first
     not_applicable: tuple[NotApplicable, ...]  # largest first
-    cited: Mapping[str, int]  # rule ID -> cases of the run that cite it
+    cited: Mapping[str, int]  # rule ID -> applicable cases of the run that cite it
     expected: tuple[Group, ...] = ()  # expected failures (xfail), grouped the same way, largest first
     blamed: Mapping[str, Blamed] = field(default_factory=dict)  # case ID -> its blame (grouped cases)
 
@@ -234,7 +281,8 @@ def group_verdicts(verdicts: Iterable[Verdict]) -> Grouping:
     skipped: dict[str, list[str]] = {}
     cited: Counter[str] = Counter()
     for verdict in verdicts:
-        cited.update(verdict.rules)
+        if verdict.outcome is not Outcome.NOT_APPLICABLE:  # a case the engine declared out of scope tells nothing
+            cited.update(verdict.rules)
         if verdict.outcome is Outcome.NOT_APPLICABLE:
             skipped.setdefault(verdict.message, []).append(verdict.case_id)
         elif verdict.outcome in GROUPED and verdict.problem not in STOPPED_PROBLEMS:
@@ -252,30 +300,70 @@ def group_verdicts(verdicts: Iterable[Verdict]) -> Grouping:
 
 
 class _Tally:
-    """Cases by (root divergence, blamed rule), with how they reported it and their blame lists."""
+    """Cases by (root divergence, blamed rule), with how they reported it and their blame lists; then
+    the groups of one blamed rule that differ only in where they showed, as one cause (`fix_key`)."""
 
     def __init__(self) -> None:
-        self.members: dict[tuple[Divergence, str | None], list[Verdict]] = {}
+        self.members: dict[tuple[Divergence, str | None], list[tuple[int, Verdict]]] = {}
         self.reported: dict[tuple[Divergence, str | None], Counter[str]] = {}
         self.blames: dict[tuple[Divergence, str | None], Counter[tuple[str, ...]]] = {}
+        self.added = 0
 
     def add(self, verdict: Verdict) -> Blamed:
         blamed = blame_verdict(verdict)
         key = (blamed.root, blamed.blame[0] if blamed.blame else None)
-        self.members.setdefault(key, []).append(verdict)
+        self.members.setdefault(key, []).append((self.added, verdict))
+        self.added += 1
         self.reported.setdefault(key, Counter())[blamed.seen.key] += 1
         self.blames.setdefault(key, Counter())[blamed.blame] += 1
         return blamed
 
     def groups(self) -> tuple[Group, ...]:
-        groups = [Group(divergence=key[0], verdicts=tuple(members), forms=_forms(self.reported[key], key[0].key),
-                        blame=self.blames[key].most_common(1)[0][0]) for key, members in self.members.items()]
+        causes: dict[tuple[Any, ...], list[tuple[Divergence, str | None]]] = {}
+        for key in self.members:  # in the order of each cause's first case
+            causes.setdefault(fix_key(*key), []).append(key)
+        groups = [self._group(keys) for keys in causes.values()]
         return tuple(sorted(groups, key=lambda group: -group.count))  # stable: run order among equals
+
+    def _group(self, keys: list[tuple[Divergence, str | None]]) -> Group:
+        members = sorted((member for key in keys for member in self.members[key]), key=lambda member: member[0])
+        blames = sum((self.blames[key] for key in keys), Counter())
+        if len(keys) == 1:
+            return Group(divergence=keys[0][0], verdicts=tuple(verdict for _, verdict in members),
+                         forms=_forms(self.reported[keys[0]], keys[0][0].key), blame=blames.most_common(1)[0][0])
+        ways = sorted((Way(divergence=key[0], verdicts=tuple(verdict for _, verdict in self.members[key])) for key in keys),
+                      key=lambda way: -way.count)
+        plain = all(set(self.reported[key]) == {key[0].key} for key in keys)  # every case saw its own way
+        forms = () if plain else tuple(sum((self.reported[key] for key in keys), Counter()).most_common())
+        return Group(divergence=merged([key[0] for key in keys]), verdicts=tuple(verdict for _, verdict in members),
+                     forms=forms, blame=blames.most_common(1)[0][0], ways=tuple(ways))
 
 
 def _forms(tally: Counter[str], key: str) -> tuple[tuple[str, int], ...]:
     """How the cases reported the divergence, unless every one reported it as the group key."""
     return () if set(tally) == {key} else tuple(tally.most_common())
+
+
+def fix_key(divergence: Divergence, rule: str | None) -> tuple[Any, ...]:
+    """What one fix mends: the blamed rule, the kind of divergence, the field and the shape, without the
+    street it showed on and the request it showed in. A divergence no rule explains is a cause of its own."""
+    if rule is None:
+        return (None, divergence)
+    return (rule, divergence.cause, divergence.field, _STREET.sub("'*'", divergence.shape))
+
+
+def merged(divergences: Sequence[Divergence]) -> Divergence:
+    """The divergences of one fix as one: the action when they share it, each street that varies listed
+    (`expected 'showdown', got 'fourth', 'fifth' or 'sixth'`)."""
+    first = divergences[0]
+    actions = {divergence.action for divergence in divergences}
+    slots = [_STREET.findall(divergence.shape) for divergence in divergences]
+    parts = _STREET.split(first.shape)  # text, street, text, ...: the text is the same in every shape
+    for slot in range(len(slots[0])):
+        values = sorted({streets[slot] for streets in slots}, key=STREETS.index)
+        quoted = [f"'{value}'" for value in values]
+        parts[2 * slot + 1] = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
+    return Divergence(cause=first.cause, field=first.field, shape="".join(parts), action=first.action if len(actions) == 1 else None)
 
 
 # --- one case's divergence --------------------------------------------------------------------

@@ -20,11 +20,11 @@ from pathlib import Path
 from studcheck import PROTOCOL_VERSION, __version__
 
 from studcheck.harness.groups import Cause, Group, Grouping, group_verdicts
-from studcheck.harness.runner import Outcome, Verdict
+from studcheck.harness.groups import example as example_of
+from studcheck.harness.runner import Outcome, Verdict, display_path
 from studcheck.protocol.client import shorten, truncate
 from studcheck.safe_text import markdown_code, markdown_inline, terminal_safe
 from studcheck.protocol.messages import EngineInfo
-from studcheck.resources import cases_dir
 
 #: outcomes in table order, with their column titles
 COLUMNS: tuple[tuple[Outcome, str], ...] = (
@@ -107,8 +107,8 @@ def footer_line(verdicts: Sequence[Verdict], *, duration: float, exit_code: int,
 
 def annotate_cases(lines: Iterable[dict[str, Any]], grouping: Grouping) -> None:
     """Add to each grouped case line its `blame` and the rank of its cause: `cause` for a failure
-    (the rank of its `group` line), `expected_cause` for an expected failure (its rank among the
-    expected-failure causes, which have no group lines). Known only once the run is over."""
+    (the rank of its `group` line), `expected_cause` for an expected failure (the rank of its
+    `group` line marked `expected`). Known only once the run is over."""
     for line in lines:
         if line.get("kind") != "case":
             continue
@@ -124,18 +124,21 @@ def annotate_cases(lines: Iterable[dict[str, Any]], grouping: Grouping) -> None:
 
 
 def group_lines(grouping: Grouping, *, replay: Callable[[str], str]) -> list[dict[str, Any]]:
-    """One `group` line per cause of failure (largest first), then one `not_applicable` line per reason."""
+    """One `group` line per cause of failure (largest first), then one per cause of expected failure
+    (`expected: true`, ranked apart, largest first), then one `not_applicable` line per reason."""
     lines = [_group_line(rank, group, grouping, replay) for rank, group in enumerate(grouping.groups, start=1)]
+    lines += [_group_line(rank, group, grouping, replay, expected=True) for rank, group in enumerate(grouping.expected, start=1)]
     lines += [{"kind": "not_applicable", "reason": entry.reason, "count": len(entry.case_ids), "cases": list(entry.case_ids)}
               for entry in grouping.not_applicable]
     return lines
 
 
-def _group_line(rank: int, group: Group, grouping: Grouping, replay: Callable[[str], str]) -> dict[str, Any]:
+def _group_line(rank: int, group: Group, grouping: Grouping, replay: Callable[[str], str], *,
+                expected: bool = False) -> dict[str, Any]:
     example = group.representative
-    return {
-        "kind": "group", "rank": rank, "key": group.key, **group.divergence.to_json(), "blame": list(group.blame),
-        "count": group.count,
+    line = {
+        "kind": "group", "rank": rank, "expected": expected, "key": group.key, **group.divergence.to_json(),
+        "blame": list(group.blame), "count": group.count,
         "outcomes": dict(Counter(verdict.outcome.value for verdict in group.verdicts)),
         "variants": dict(Counter(verdict.variant for verdict in group.verdicts)),
         "cases": [verdict.case_id for verdict in group.verdicts],
@@ -143,6 +146,11 @@ def _group_line(rank: int, group: Group, grouping: Grouping, replay: Callable[[s
         "rules": [{"id": share.rule, "cases": share.cases, "of": share.of} for share in grouping.rules(group)],
         "forms": [{"key": key, "count": number} for key, number in group.forms],
     }
+    if group.ways:  # one fix that showed in several places: each place with its cases
+        line["ways"] = [{"key": way.key, **way.divergence.to_json(), "count": way.count,
+                         "cases": [verdict.case_id for verdict in way.verdicts],
+                         "representative": example_of(way.verdicts, group.rule).case_id} for way in group.ways]
+    return line
 
 
 class ReportWriter:
@@ -174,11 +182,9 @@ def _json_line(line: Mapping[str, Any]) -> str:
 
 
 def case_path(file: str) -> str:
-    """A bundled case's file as `cases/razz/...` (wherever the suite is installed); others as given."""
-    try:
-        return str(Path("cases") / Path(file).resolve().relative_to(cases_dir().resolve()))
-    except ValueError:
-        return file
+    """A case file as the reports show it (`display_path`): also for the lines of a report written
+    before case paths were shown that way (an absolute site-packages path becomes `cases/razz/...`)."""
+    return display_path(Path(file))
 
 
 def _location(verdict: Verdict) -> str:
@@ -208,17 +214,27 @@ class Style:
         return self._paint("2", text)
 
 
+def passed(verdicts: Sequence[Verdict]) -> str:
+    """`111 of 131 applicable`: the passing cases of those the engine declared it plays (not-applicable
+    cases are its declared scope and count in neither number)."""
+    tally = Counter(verdict.outcome for verdict in verdicts)
+    applicable = len(verdicts) - tally.get(Outcome.NOT_APPLICABLE, 0)
+    return f"{tally.get(Outcome.PASS, 0)} of {applicable} applicable" if applicable else "none applicable"
+
+
 def summary_table(verdicts: Sequence[Verdict]) -> str:
-    """Counts per variant and in total, one row each."""
+    """Counts per variant and in total, one row each, and how many of the applicable cases pass."""
     variants = sorted({verdict.variant for verdict in verdicts})
-    rows: list[list[str]] = [[variant, *map(str, _row([v for v in verdicts if v.variant == variant]))] for variant in variants]
-    rows.append(["total", *map(str, _row(verdicts))])
-    titles = ["variant", *(title for _, title in COLUMNS)]
+    rows: list[list[str]] = [[variant, *map(str, _row(mine)), passed(mine)]
+                             for variant in variants for mine in [[v for v in verdicts if v.variant == variant]]]
+    rows.append(["total", *map(str, _row(verdicts)), passed(verdicts)])
+    titles = ["variant", *(title for _, title in COLUMNS), "passing"]
     widths = [max(len(str(row[i])) for row in [titles, *rows]) for i in range(len(titles))]
 
     def fmt(row: Sequence[object]) -> str:
         first = str(row[0]).ljust(widths[0])
-        return "  ".join([first, *(str(cell).rjust(width) for cell, width in zip(row[1:], widths[1:]))])
+        numbers = (str(cell).rjust(width) for cell, width in zip(row[1:-1], widths[1:-1]))
+        return "  ".join([first, *numbers, str(row[-1])]).rstrip()
 
     return "\n".join([fmt(titles), *(fmt(row) for row in rows)])
 
@@ -268,9 +284,11 @@ def cause_text(grouping: Grouping, case_id: str, style: Style | None = None) -> 
     group = grouping.groups[rank - 1]
     text = terminal_safe(group.divergence.text)  # the shape of what the engine answered
     title = f"{style.rule(group.rule)}: {text}" if group.rule else text
+    way = group.way_of(case_id)
+    here = f" (here: {terminal_safe(group.where(way))})" if way is not None else ""
     if blamed.follows:
-        return f"follows from cause {rank} — {title} (the case saw: {blamed.seen.key})"
-    return f"cause {rank} — {title}"
+        return f"follows from cause {rank} — {title}{here} (the case saw: {terminal_safe(blamed.seen.key)})"
+    return f"cause {rank} — {title}{here}"
 
 
 def _plural(count: int, word: str) -> str:
@@ -298,16 +316,38 @@ def render_groups(grouping: Grouping, *, replay: Callable[[str], str], style: St
     return "\n".join(lines)
 
 
+def ways_text(group: Group) -> str:
+    """`, 8 ways it showed` for a cause that showed in several places (streets, requests); else ""."""
+    return f", {len(group.ways)} ways it showed" if group.ways else ""
+
+
+#: the ways of one cause listed in the terminal; the JSONL report lists them all
+WAYS_SHOWN = 8
+
+
+def _ways_lines(group: Group, indent: str) -> list[str]:
+    """The places one cause showed in, largest first, each with its number of cases."""
+    if not group.ways:
+        return []
+    width = len(str(group.ways[0].count))
+    lines = [f"{indent}the ways it showed (cases, and the first difference there):"]
+    lines += [f"{indent}  {way.count:>{width}}  {terminal_safe(truncate(way.key, 300))}" for way in group.ways[:WAYS_SHOWN]]
+    if len(group.ways) > WAYS_SHOWN:
+        lines.append(f"{indent}  … and {len(group.ways) - WAYS_SHOWN} more (the --report file lists them all)")
+    return lines
+
+
 def _group_lines(label: str, group: Group, grouping: Grouping, replay: Callable[[str], str], style: Style, *,
                  brief: bool = False) -> list[str]:
     example = group.representative
     where = f"step {example.step + 1} `{example.step_text}`" if example.step is not None else (example.step_text or "setup")
     text = terminal_safe(group.divergence.text)  # the shape of what the engine answered
     title = f"{style.rule(group.rule)}: {text}" if group.rule else text
-    lines = [f"{style.bold(label)} — {title} — {_plural(group.count, 'case')}"]
+    lines = [f"{style.bold(label)} — {title} — {_plural(group.count, 'case')}{ways_text(group)}"]
     indent = "    "
     if len(group.blame) > 1:
         lines.append(f"{indent}also: {', '.join(group.blame[1:])}")
+    lines += _ways_lines(group, indent)
     if brief:
         lines.append(f"{indent}e.g. {example.case_id} at {_location(example)}")
         return lines
@@ -362,12 +402,13 @@ def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
                     grouping: Grouping | None = None, stopped: Stopped | None = None) -> str:
     """A summary for CI pages (e.g. `>> $GITHUB_STEP_SUMMARY`): the table, the causes, then each failing case."""
     grouping = grouping if grouping is not None else group_verdicts(verdicts)
-    titles = ["variant", *(title for _, title in COLUMNS)]
+    titles = ["variant", *(title for _, title in COLUMNS), "passing"]
     lines = [f"## studcheck {__version__}: {markdown_inline(engine)}", "", "| " + " | ".join(titles) + " |",
              "|" + "---|" * len(titles)]
     for variant in sorted({verdict.variant for verdict in verdicts}):
-        lines.append("| " + " | ".join([variant, *map(str, _row([v for v in verdicts if v.variant == variant]))]) + " |")
-    lines.append("| " + " | ".join(["**total**", *map(str, _row(verdicts))]) + " |")
+        mine = [v for v in verdicts if v.variant == variant]
+        lines.append("| " + " | ".join([variant, *map(str, _row(mine)), passed(mine)]) + " |")
+    lines.append("| " + " | ".join(["**total**", *map(str, _row(verdicts)), passed(verdicts)]) + " |")
     if stopped is not None:
         lines += ["", f"**{stopped.describe()}**"]
     lines += _markdown_groups(grouping, replay)
@@ -393,21 +434,26 @@ def render_markdown(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
 def _markdown_groups(grouping: Grouping, replay: Callable[[str], str]) -> list[str]:
     lines: list[str] = []
     if grouping.groups:
-        lines += ["", f"### {_plural(len(grouping.groups), 'cause')} of failure (by first divergence and the rule it breaks)",
-                  "", "| cause | rule broken | cases | first divergence | example | replay |", "|---:|---|---:|---|---|---|"]
-        for rank, group in enumerate(grouping.groups, start=1):
-            example = group.representative
-            rule = f"**{group.rule}**" if group.rule else "(no rule: engine error)"
-            lines.append(f"| {rank} | {rule} | {group.count} | {_cell(group.divergence.text)} | "
-                         f"{markdown_inline(example.case_id)} ({markdown_code(_location(example))}) | "
-                         f"{markdown_code(replay(example.case_id))} |")
+        lines += ["", f"### {_plural(len(grouping.groups), 'cause')} of failure (by first divergence and the rule it breaks)", ""]
+        lines += _markdown_table(grouping.groups, replay)
     if grouping.expected:
         expected = sum(group.count for group in grouping.expected)
-        lines += ["", f"{_plural(expected, 'expected failure')} in {_plural(len(grouping.expected), 'cause')}:", ""]
-        for rank, group in enumerate(grouping.expected, start=1):
-            rule = f"**{group.rule}**: " if group.rule else ""
-            lines.append(f"{rank}. {rule}{_cell(group.divergence.text)} — {_plural(group.count, 'case')} "
-                         f"(e.g. {markdown_inline(group.representative.case_id)})")
+        lines += ["", f"### {_plural(expected, 'expected failure')} in {_plural(len(grouping.expected), 'cause')} "
+                      "(known deviations, listed in the expected-failure file)", ""]
+        lines += _markdown_table(grouping.expected, replay)
+    return lines
+
+
+def _markdown_table(groups: Sequence[Group], replay: Callable[[str], str]) -> list[str]:
+    lines = ["| cause | rule broken | cases | first divergence | example | replay |", "|---:|---|---:|---|---|---|"]
+    for rank, group in enumerate(groups, start=1):
+        example = group.representative
+        rule = f"**{group.rule}**" if group.rule else "(no rule: engine error)"
+        ways = f" ({len(group.ways)} ways it showed: {_cell('; '.join(f'{way.key} ({way.count})' for way in group.ways))})" \
+            if group.ways else ""
+        lines.append(f"| {rank} | {rule} | {group.count} | {_cell(group.divergence.text)}{ways} | "
+                     f"{markdown_inline(example.case_id)} ({markdown_code(_location(example))}) | "
+                     f"{markdown_code(replay(example.case_id))} |")
     return lines
 
 

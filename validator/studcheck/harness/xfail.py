@@ -98,6 +98,8 @@ def render_xfail(verdicts: Sequence[Verdict], grouping: Grouping, *, engine: str
     ]
     for group in grouping.groups:
         lines += ["", f"# {group.count} case{'' if group.count == 1 else 's'}: {group.title}"]
+        if group.ways:  # one fix that showed in several places
+            lines.append(f"# ({len(group.ways)} ways it showed: {', '.join(f'{group.where(way)} {way.count}' for way in group.ways)})")
         lines += _entries((verdict.case_id, group.title) for verdict in group.verdicts)
     if kept:
         lines += ["", f"# {len(kept)} listed before and still failing"]

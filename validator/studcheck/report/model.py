@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,19 @@ class Chapter:
 
 
 @dataclass(frozen=True, kw_only=True)
+class WayEntry:
+    """One way a cause showed (a street, a request): its first difference there and its cases."""
+
+    key: str
+    cases: tuple[CaseEntry, ...]
+    representative: CaseEntry | None
+
+    @property
+    def count(self) -> int:
+        return len(self.cases)
+
+
+@dataclass(frozen=True, kw_only=True)
 class GroupEntry:
     """A cause of failure of one engine (a `group` line), with links to the cases it covers."""
 
@@ -178,9 +192,26 @@ class GroupEntry:
 
     @property
     def expected(self) -> bool:
-        """A cause of expected failures only (its cases are all xfail)."""
+        """A cause of expected failures: marked so, or (a report without the mark) all its cases xfail."""
+        if "expected" in self.line:
+            return bool(self.line["expected"])
         outcomes = self.line.get("outcomes") or {}
         return bool(outcomes) and set(outcomes) <= {"xfail"}
+
+    @cached_property
+    def ways(self) -> tuple[WayEntry, ...]:
+        """The ways one cause showed (`ways` of the group line), largest first; () when it showed one way."""
+        by_id = {case.id: case for case in self.cases}
+        found = []
+        for way in self.line.get("ways") or []:
+            cases = tuple(by_id[case_id] for case_id in way.get("cases", []) if case_id in by_id)
+            found.append(WayEntry(key=str(way.get("key", "")), cases=cases,
+                                  representative=by_id.get(str(way.get("representative")), cases[0] if cases else None)))
+        return tuple(found)
+
+    def way_of(self, case: CaseEntry) -> WayEntry | None:
+        """The way this case of the cause showed it, when the cause showed in several."""
+        return next((way for way in self.ways if any(entry is case for entry in way.cases)), None)
 
     @property
     def blamed(self) -> str | None:

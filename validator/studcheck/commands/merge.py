@@ -2,8 +2,9 @@
 
 The merged report is the one a single run of the whole selection writes: the header of shard 1
 without `shard`, the case lines in case order, the groups (causes of failure, then of expected
-failure) and not-applicable lines recomputed over all cases, and a footer whose counts, exit code and stop reasons cover every shard. `studcheck
-report` and every other reader take it like any run's report.
+failure) and not-applicable lines recomputed over all cases, and a footer whose counts, exit code
+and stop reasons cover every shard. `studcheck report` and every other reader take it like any
+run's report.
 
 Merging refuses (exit 2, saying what is wrong) shards of different studcheck versions, engines,
 commands, case files or selections, the same shard twice, missing shards, and shards cut short

@@ -47,6 +47,7 @@ ONE_RULE = (
     "five_card_one_card", "pot_max_short", "odd_chip_lowest_seat", "hilo_odd_chip_low", "ante_all_in_full_pot",
     "bring_in_equals_small_bet", "refusal_costs_a_chip", "bring_in_tie_seat", "never_uncapped", "showdown_lowest_seat",
     "rake_uncapped", "half_bet_full_refused", "all_ins_never_add_up", "big_bet_half_reopens", "big_bet_no_cumulative",
+    "out_of_turn_as_illegal", "runout_asks_to_act",
 )
 OPTION_VALUE = ("first_actor_tie_suit", "never_remake", "bring_in_forced_always")
 #: engines whose RULES add, after the rule they are written to break, one that some answer of theirs

@@ -52,14 +52,15 @@ def test_unknown_door_is_filled_so_the_bring_in_stays(tmp_path: Path) -> None:
     # would bring in and seat 2's bring-in would be out of turn.
     assert _naive_bring_in({1: "??????", 2: "4c5c3d", 3: "7h8hKc"}, Variant.STUD_HIGH) == 1
     data = import_text(STUD_UNKNOWN_DOOR, source="door.phh")
-    # The least likely bring-in in Stud High (lowest door, ace high, suits break ties) is the As.
-    assert data["seats"][1]["cards"] == "?? ?? As"
+    # Doors are tried from the weakest board (the surest to bring in): the first that does not bring
+    # in against the 3d (lowest door, ace high, suits break ties, clubs lowest) is the 3s.
+    assert data["seats"][1]["cards"] == "?? ?? 3s"
     assert [step["act"] for step in data["steps"]] == ["2 bring_in 2", "3 complete 5", "1 fold", "2 fold"]
-    assert "seat 1's door card As" in data["note"] and "down cards get the unused cards" in data["note"]
+    assert "seat 1's door card 3s" in data["note"] and "down cards get the unused cards" in data["note"]
     path = tmp_path / "door.yaml"
     path.write_text(case_yaml(data), encoding="utf-8")
     case = load_case(path)
-    assert case.seat_cards is not None and str(case.seat_cards[1][2]) == "As"
+    assert case.seat_cards is not None and str(case.seat_cards[1][2]) == "3s"
     options = case.options_with(Options())
     assert case.stakes is not None
     hand = Hand(variant=case.variant, options=options, stakes=case.stakes, seats=list(case.seats),
@@ -105,8 +106,9 @@ def test_unknown_up_card_that_no_card_can_fill_exits_2(tmp_path: Path, capsys: p
     path.write_text(text, encoding="utf-8")
     assert main(["import", str(path)]) == 2
     err = capsys.readouterr().err
-    assert str(path) in err and "seat 1's door card is unknown (??)" in err and "keeps the bring-in" in err
-    with pytest.raises(PhhError, match="write the card in the history"):
+    assert str(path) in err and "third street: seat 1 cannot bring in as the history has it" in err
+    assert "(the lowest door card brings in)" in err and "unknown (??) up cards get (seat 1's door card)" in err
+    with pytest.raises(PhhError, match="write the cards in the history"):
         import_text(text, source=str(path))
 
 

@@ -4,9 +4,10 @@ PHH says `cc` and `cbr 10`; a case says `call 5` or `raise 10`. The reference en
 action: the history is replayed on it and every action becomes the legal action it matches. If the
 engine refuses one (a disputed hand), that action becomes a `reject` step with the engine's reason
 and the replay stops there. The skeleton is marked `generated` and cites the rule `TODO`, so
-`studcheck lint` says what a human must add before it joins the suite. Unknown (`??`) up cards are
-filled so that they decide neither the bring-in nor any first actor (_fill_up_cards); the note
-says what the skeleton's `final` holds and which cards were filled.
+`studcheck lint` says what a human must add before it joins the suite. Unknown (`??`) cards shown
+at showdown are the cards shown; unknown up cards get cards under which the history's seats bring
+in and act first (phh.unknown); the note says what the skeleton's `final` holds and which cards
+were filled.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from typing import Any
 
 import yaml
 
-from studcheck.cards import FULL_DECK, Card, CardError, parse_card
-from studcheck.cases.deck import CARD_STREETS, DeckError, build_deck, card_name
+from studcheck.cards import Card, CardError, parse_card
+from studcheck.cases.deck import DeckError, build_deck, card_name
 from studcheck.cases.lint import IMPORTED_RULE, VARIANT_PREFIXES
-from studcheck.phh import toml
+from studcheck.phh import toml, unknown
 from studcheck.phh.export import PHH_VARIANTS
 from studcheck.rules import ActionType, Options, SeatSetup, SetupError, Stakes, Variant
 
@@ -51,6 +52,8 @@ class Move:
     show: bool = False
     #: how many cards the seats hold when it is made (3 = third street): who acted first on each street
     cards: int = 3
+    #: the cards `sm CARDS` shows, in the order dealt (None for `??`)
+    shown: tuple[Card | None, ...] = ()
 
 
 @dataclass(kw_only=True)
@@ -188,152 +191,61 @@ def _read(data: Mapping[str, Any], source: str) -> History:
                       options=_options(data, fail), deck=_cards_field(data, "_studcheck_deck", fail),
                       remade_stub=_cards_field(data, "_studcheck_remade_stub", fail),
                       hand=None if data.get("hand") is None else str(data["hand"]))
+    shown = _merge_shown(history, fail)
+    if shown:
+        said = "; ".join(f"seat {seat}'s {card_name(number, history.variant)} {card}" for seat, number, card in shown)
+        history.notes.append(f"Cards the history deals unknown (??) and shows at showdown are the cards shown ({said}).")
     if history.deck is None and any(card is None for dealt in cards.values() for card in dealt):
-        filled = _fill_up_cards(history, source)
+        filled = _fill_up_cards(history, fail)
         said = "; ".join(f"seat {seat}'s {card_name(number, history.variant)} {card}" for seat, number, card in filled)
         history.notes.append(
             "Some dealt cards are unknown (??) in the history. "
-            + (f"Unknown up cards are given cards that keep the history's bring-in and first actors ({said}); " if filled
-               else "")
+            + (f"Unknown up cards are given cards under which the history's seats bring in and act first ({said}); "
+               if filled else "")
             + "unknown down cards get the unused cards in canonical order. Down cards never decide who brings in or "
             "acts first, but any filled card may change who wins at showdown: fill them in.")
     return history
 
 
-#: cards tried in all before an unknown up card is refused (a search that cannot succeed stops here)
-_FILL_BUDGET = 20000
-#: the up cards of a seven-card seat (door, fourth, fifth, sixth street) by index in its dealt cards
-_UP_CARDS = (2, 3, 4, 5)
+def _merge_shown(history: History, fail: Any) -> list[tuple[int, int, Card]]:
+    """Cards shown at showdown (`sm CARDS`, in the order dealt) fill the seat's unknown dealt cards.
 
-
-@dataclass(frozen=True, kw_only=True)
-class _Decision:
-    """Who brings in (cards=3) or acts first (cards=4..7) on a street, and who the history says acted first."""
-
-    cards: int
-    seats: tuple[int, ...]
-    target: int | None
-
-    def board(self, dealt: Sequence[Card | None]) -> list[Card | None]:
-        return list(dealt[2:min(self.cards, 6)])
-
-
-def _fill_up_cards(history: History, source: str) -> list[tuple[int, int, Card]]:
-    """Give each unknown up card a card that changes neither the bring-in nor any street's first actor.
-
-    A decision is kept when it names the seat the history shows acting first on that street if that
-    seat's board is unknown, and otherwise the seat it names among the seats whose boards are known
-    (the unknown cards are then irrelevant: a disputed history stays disputed, by its known cards).
-    A street nobody acts on in the history has no first actor to keep. The search is depth-first
-    over the unknown up cards (door cards first), trying first the cards least (or, for the seat
-    that must act first, most) likely to decide; it refuses when no card works or after
-    _FILL_BUDGET tries. Not modelled: a decision won by a seat that is all-in, so that the next
-    seat acts first; with that seat's card unknown the import refuses rather than guess.
-    The history's cards are updated in place; returns (seat, card number, card) for each filled card.
+    A shown card that contradicts a known dealt card, or more cards shown than dealt, is an error:
+    no deal produces that history. Returns (seat, card number, card) for each card filled.
     """
-    from functools import cmp_to_key
-
-    from studcheck.engine.betting import bring_in_seat, first_actor_seat
-
-    options = Options.from_json(history.options)
-    cards = history.cards
-    slots = [(seat, number) for number in _UP_CARDS for seat in sorted(cards)
-             if number < len(cards[seat]) and cards[seat][number] is None]
-    if not slots:
-        return []
-    unknown = set(slots)
-    decisions: list[_Decision] = []
-    folded: set[int] = set()
-    for held in range(3, 8):
-        street = [m for m in history.moves if m.cards == held and m.code != "sm"]
-        seats = tuple(seat for seat in sorted(cards) if len(cards[seat]) >= held and seat not in folded)
-        decisions.append(_Decision(cards=held, seats=seats, target=street[0].seat if street else None))
-        folded |= {m.seat for m in street if m.code == "f"}
-
-    def decide(decision: _Decision, seats: Sequence[int]) -> int:
-        if decision.cards == 3:
-            return bring_in_seat(history.variant, options, {seat: _known(cards[seat][2]) for seat in seats})
-        return first_actor_seat(history.variant, options,
-                                {seat: [_known(c) for c in decision.board(cards[seat])] for seat in seats})
-
-    def unknown_seats(decision: _Decision) -> set[int]:
-        return {seat for seat in decision.seats
-                if any((seat, number) in unknown for number in range(2, min(decision.cards, 6)))}
-
-    def kept(decision: _Decision) -> bool:
-        """False once the cards so far already change the decision; true when they cannot yet tell.
-
-        The seat that must win, if its board is complete, must beat every complete board: it is the
-        best of all boards only if it is the best of any of them that includes it.
-        """
-        blind = unknown_seats(decision)
-        if not blind or decision.target is None:  # nobody acts on that street in the history: nothing to keep
-            return True
-        known = [seat for seat in decision.seats if seat not in blind]
-        winner = decision.target if decision.target in blind else decide(decision, known) if known else None
-        if winner is None or not _complete_board(decision, cards[winner]):
-            return True
-        return decide(decision, [seat for seat in decision.seats
-                                 if _complete_board(decision, cards[seat])]) == winner
-
-    def first_of(a: Card, b: Card, held: int) -> int:
-        """-1 when `a` would decide before `b` (bring in, or act first with it alone)."""
-        if held == 3:
-            return -1 if bring_in_seat(history.variant, options, {1: a, 2: b}) == 1 else 1
-        return -1 if first_actor_seat(history.variant, options, {1: [a], 2: [b]}) == 1 else 1
-
-    known = {card for dealt in cards.values() for card in dealt if card is not None}
-    pools: list[list[Card]] = []
-    for seat, number in slots:
-        held = max(3, number + 1)
-
-        def order(a: Card, b: Card) -> int:
-            return first_of(a, b, held)
-
-        pool = sorted((c for c in FULL_DECK if c not in known), key=cmp_to_key(order))
-        role = next(d for d in decisions if d.cards == held)
-        pools.append(pool if role.target == seat else pool[::-1])
-    budget = [_FILL_BUDGET]
-    stuck = [0]
-
-    def place(index: int, used: set[Card]) -> bool:
-        """Depth-first: fill slots[index:], backing up when a later card cannot keep a decision."""
-        if index == len(slots):
-            return True
-        seat, number = slots[index]
-        stuck[0] = max(stuck[0], index)
-        for card in pools[index]:
-            if card in used or budget[0] <= 0:
+    filled: list[tuple[int, int, Card]] = []
+    for move in history.moves:
+        dealt = history.cards[move.seat]
+        if len(move.shown) > len(dealt):
+            raise fail(f"actions[{move.number}] {move.text!r}: shows {len(move.shown)} cards, but the history deals "
+                       f"seat {move.seat} {len(dealt)}")
+        for number, card in enumerate(move.shown):
+            if card is None or dealt[number] == card:
                 continue
-            budget[0] -= 1
-            cards[seat][number] = card
-            if all(kept(d) for d in decisions if seat in d.seats):
-                if place(index + 1, used | {card}):
-                    return True
-                if budget[0] <= 0:
-                    break
-        cards[seat][number] = None
-        return False
-
-    if not place(0, set()):
-        for seat, number in slots:
-            cards[seat][number] = None
-        seat, number = slots[stuck[0]]
-        held = max(3, number + 1)
-        what = "the bring-in" if held == 3 else f"who acts first on {CARD_STREETS[number].value} street"
-        raise PhhError(f"{source}: seat {seat}'s {card_name(number, history.variant)} is unknown (??) and no "
-                       f"unused card keeps {what} as the history plays it: write the card in the history")
-    return [(seat, number, _known(cards[seat][number])) for seat, number in slots]
+            if dealt[number] is not None:
+                raise fail(f"actions[{move.number}] {move.text!r}: shows {card} as seat {move.seat}'s "
+                           f"{card_name(number, history.variant)}, but the history deals it {dealt[number]}")
+            dealt[number] = card
+            filled.append((move.seat, number, card))
+    return filled
 
 
-def _complete_board(decision: _Decision, dealt: Sequence[Card | None]) -> bool:
-    """Every card of the seat's board for this decision is known or already filled."""
-    return all(card is not None for card in decision.board(dealt))
+def _fill_up_cards(history: History, fail: Any) -> list[tuple[int, int, Card]]:
+    """Cards for the unknown up cards that keep the history's bring-in and first actors (phh.unknown).
 
-
-def _known(card: Card | None) -> Card:
-    assert card is not None
-    return card
+    Cards no deal produces (a card twice, more cards than the deck deals) are left to _steps, which
+    says so; there is nothing to search then.
+    """
+    options = Options.from_json(history.options)
+    try:
+        build_deck(history.cards, burn_cards=options.burn_cards, short_stub=options.short_stub)
+    except DeckError:
+        return []
+    found = unknown.decisions(history.variant, options, history.stakes, history.seats, history.cards, history.moves)
+    try:
+        return unknown.fill_up_cards(history.variant, options, history.cards, found, budget=unknown.BUDGET)
+    except unknown.FillError as exc:
+        raise fail(str(exc)) from None
 
 
 def _int_list(value: Any, name: str, fail: Any) -> list[int]:
@@ -422,9 +334,9 @@ def _read_action(number: int, text: str, seats: Sequence[int], cards: dict[int, 
             case [label, "sm"]:
                 moves.append(Move(number=number, text=text, seat=seat_of(label), code="sm", show=False, cards=held))
             case [label, "sm", shown]:
-                if shown != "-":
-                    _split_cards(shown)  # checked only: the case's cards are the dealt ones
-                moves.append(Move(number=number, text=text, seat=seat_of(label), code="sm", show=True, cards=held))
+                cards_shown = () if shown == "-" else tuple(_split_cards(shown))
+                moves.append(Move(number=number, text=text, seat=seat_of(label), code="sm", show=True, cards=held,
+                                  shown=cards_shown))
             case _:
                 raise fail(f"{where}: not a PHH stud action (d dh, pb, f, cc, cbr AMOUNT, sm)")
     except CardError as exc:

@@ -22,7 +22,7 @@ from studcheck.evaluation.kinds import SPECS, Kind, reference_key
 from studcheck.evaluation.model import EvaluationCase
 from studcheck.evaluation.order import Better, Disagreement, Qualifier, Relation, first_disagreement
 from studcheck.harness.compare import Mismatch
-from studcheck.harness.runner import NOT_RUN, CaseFailed, Outcome, Runner, Verdict, display_path
+from studcheck.harness.runner import AFTER_CASE_WAIT, AFTER_RUN_WAIT, NOT_RUN, CaseFailed, Outcome, Runner, Verdict, display_path
 from studcheck.protocol.client import EngineError, Problem, Stopped
 from studcheck.protocol.messages import Profile, RequestType
 
@@ -62,7 +62,7 @@ class EvaluationRunner(Runner):
                        title=case.title, tags=case.tags, rules=case.rules)
         verdict = self._evaluate(case, base)
         if verdict.problem is None and self.client.running:
-            verdict = self._after_case(case, verdict, 0.05 if last else 0.0003)
+            verdict = self._after_case(case, verdict, AFTER_RUN_WAIT if last else AFTER_CASE_WAIT)
         self._previous = case.id
         return verdict.with_changes(duration=time.perf_counter() - started)
 

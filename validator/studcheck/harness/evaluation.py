@@ -74,12 +74,9 @@ class EvaluationRunner(Runner):
                                  problem=exc.problem.value)
 
     def _evaluate(self, case: EvaluationCase, base: Verdict) -> Verdict:
-        stopped = self._stopped or self.client.stopped()
-        if stopped is not None:
-            return self._not_run(case, base, stopped)
-        if not self._ensure_running():
-            assert self._dead is not None
-            return self._error(base, self._dead, prefix="the engine is not running: ")
+        unready = self._unready(case, base)
+        if unready is not None:
+            return unready
         info = self.client.info
         assert info is not None
         if info.profile is not Profile.EVALUATION:

@@ -217,13 +217,20 @@ class Runner:
             verdict = self._after_case(case, verdict, AFTER_RUN_WAIT)
         return verdict
 
-    def _run(self, case: Case, base: Verdict) -> Verdict:
+    def _unready(self, case: Case | Any, base: Verdict) -> Verdict | None:
+        """The verdict of a case that cannot start (a signal or the deadline came, the engine is gone), or None."""
         stopped = self._stopped or self.client.stopped()
         if stopped is not None:
             return self._not_run(case, base, stopped)
         if not self._ensure_running():
             assert self._dead is not None
             return self._error(base, self._dead, prefix="the engine is not running: ")
+        return None
+
+    def _run(self, case: Case, base: Verdict) -> Verdict:
+        unready = self._unready(case, base)
+        if unready is not None:
+            return unready
         info = self.client.info
         assert info is not None
         try:

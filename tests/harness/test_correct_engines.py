@@ -70,3 +70,21 @@ def test_canonical_state_ignores_extra_keys_and_legal_order() -> None:
     # what the protocol defines still counts
     moved = {**after, "seats": [{**other, "stack": 98}, row]}
     assert [item.path for item in diff_json(canonical_state(before), canonical_state(moved))] == ["seats[1].stack"]
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    (b'{"seq": 1, "ok": true, "x": NaN}', "not JSON"), (b'{"seq": 1, "ok": true, "x": -Infinity}', "not JSON"),
+    (b'{"seq": 1, "ok": true, "x": 1' + b"0" * 40 + b"}", "an integer of 41 digits"),
+    (b'{"seq": 1, "ok": true, "x": 1e400}', "out of range"),
+    (b'{"seq": 1, "ok": true, "x": ' + b"[" * 60 + b"]" * 60 + b"}", "nested more than 48 levels"),
+])
+def test_an_answer_no_report_reader_would_take_back_is_refused(text: bytes, words: str) -> None:
+    """NaN, Infinity, a 41-digit integer, 1e400, nesting past what a report line can hold: the harness
+    refuses the answer (an error verdict) instead of writing a report its own readers reject."""
+    from studcheck.protocol.client import EngineClient, EngineError
+    from studcheck.protocol.messages import RequestType
+
+    client = EngineClient(lambda: None)  # type: ignore[arg-type, return-value]  # _check needs no engine
+    with pytest.raises(EngineError) as caught:
+        client._check(RequestType.BYE, text + b"\n", {}, 1)
+    assert words in caught.value.message

@@ -10,6 +10,7 @@ evidence, never a hang or a traceback. A signal or the run's deadline cuts any w
 from __future__ import annotations
 
 import json
+import math
 import os
 import selectors
 import shlex
@@ -24,6 +25,7 @@ from enum import Enum
 from typing import IO, Any, Protocol
 
 from studcheck import __version__
+from studcheck.jsonio import MAX_INT_DIGITS
 from studcheck.protocol import stopping
 from studcheck.protocol.pipes import (
     STDERR_KEEP_BYTES,
@@ -103,8 +105,23 @@ def _show(raw: bytes) -> str:
 
 
 #: how deep an answer may nest (a state nests five levels; extra keys may add some): deeper ones are
-#: refused, so that no report, reader or recursion downstream meets them
-MAX_DEPTH = 100
+#: refused, so that no report, reader or recursion downstream meets them (the report readers take 64
+#: levels, jsonio.MAX_DEPTH, and a report line holds an answer four levels down)
+MAX_DEPTH = 48
+
+
+class _OutOfRange(Exception):
+    """A number in an answer that no report reader would take back (jsonio's bounds)."""
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _OutOfRange(f"an integer of {len(text.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+    return int(text)
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _depth(value: Any) -> int:
@@ -135,6 +152,8 @@ def _number(text: str) -> float | int:
     counts it (protocol.md section 1), so an engine that does its arithmetic in floats or whose JSON
     library writes `2.0` is compared by value; `2.5` stays a float, which the schema refuses."""
     value = float(text)
+    if not math.isfinite(value) or len(text) > 64:
+        raise _OutOfRange(f"the number {text[:20]}{'…' if len(text) > 20 else ''} is out of range")
     return int(value) if value.is_integer() and abs(value) <= _EXACT_FLOAT else value
 
 
@@ -734,7 +753,10 @@ class EngineClient:
     def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any], seq: int, *,
                schema: bool = True) -> dict[str, Any]:
         try:
-            response = json.loads(raw, parse_float=_number)
+            response = json.loads(raw, parse_float=_number, parse_int=_integer, parse_constant=_constant)
+        except _OutOfRange as exc:
+            entry["raw"] = _show(raw)
+            raise EngineError(Problem.BAD_RESPONSE, f"the engine's answer holds {exc}", line=_show(raw)) from None
         except (ValueError, UnicodeDecodeError):
             entry["raw"] = _show(raw)
             raise EngineError(Problem.NOT_JSON, "the engine printed something that is not JSON on stdout", line=_show(raw)) from None

@@ -8,6 +8,7 @@ before forking), then itself. Both a polite engine and one that ignores SIGTERM 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -133,21 +134,13 @@ def test_a_worker_killed_mid_run_is_one_error_and_its_engine_ends(tmp_path: Path
         assert len(_recorded(folder)) >= 2, "the two engines did not start"
         while not any('"kind": "case"' in line or '"kind":"case"' in line for line in _lines(report)) and time.monotonic() < end:
             time.sleep(0.05)  # a case has a verdict: both workers are past their start and running cases
-        cmdline = Path(f"/proc/{process.pid}/cmdline").read_bytes()
-        workers = [pid for pid in _children(process.pid) if Path(f"/proc/{pid}/cmdline").read_bytes() == cmdline]
-        assert len(workers) == 1, workers  # the forked worker runs the same command line as the harness
-        worker_engines = [pid for pid in _recorded(folder) if pid in _children(workers[0])]
-        assert len(worker_engines) == 1
-        os.kill(workers[0], signal.SIGKILL)
+        worker_engines = _kill_the_worker(process, folder)
         out, err = process.communicate(timeout=GIVE_UP)
     finally:
         if process.poll() is None:
             process.kill()
             process.communicate()
-    lines = [line for line in report.read_text(encoding="utf-8").splitlines() if line]
-    import json
-
-    parsed = [json.loads(line) for line in lines]
+    parsed = [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines() if line]
     assert "Traceback" not in out + err, err
     assert parsed[-1]["kind"] == "footer"
     cases = [line for line in parsed if line["kind"] == "case"]
@@ -157,6 +150,17 @@ def test_a_worker_killed_mid_run_is_one_error_and_its_engine_ends(tmp_path: Path
     assert len(lost) <= 1 and all(line["problem"] == "crash" and "worker process" in line["message"] for line in lost)
     assert process.returncode == (1 if lost else 0)
     _assert_all_end(set(worker_engines))
+
+
+def _kill_the_worker(process: subprocess.Popen[str], folder: Path) -> list[int]:
+    """SIGKILL the harness's one forked worker (it runs the harness's own command line); its engine's pids."""
+    cmdline = Path(f"/proc/{process.pid}/cmdline").read_bytes()
+    workers = [pid for pid in _children(process.pid) if Path(f"/proc/{pid}/cmdline").read_bytes() == cmdline]
+    assert len(workers) == 1, workers
+    worker_engines = [pid for pid in _recorded(folder) if pid in _children(workers[0])]
+    assert len(worker_engines) == 1
+    os.kill(workers[0], signal.SIGKILL)
+    return worker_engines
 
 
 def _lines(path: Path) -> list[str]:
@@ -178,12 +182,7 @@ def test_a_worker_killed_while_its_engine_starts_leaves_its_cases_to_the_others(
         end = time.monotonic() + GIVE_UP
         while len(_recorded(folder)) < 2 and time.monotonic() < end:  # the second engine is in its hello
             time.sleep(0.02)
-        cmdline = Path(f"/proc/{process.pid}/cmdline").read_bytes()
-        workers = [pid for pid in _children(process.pid) if Path(f"/proc/{pid}/cmdline").read_bytes() == cmdline]
-        assert len(workers) == 1, workers
-        worker_engines = [pid for pid in _recorded(folder) if pid in _children(workers[0])]
-        assert len(worker_engines) == 1
-        os.kill(workers[0], signal.SIGKILL)
+        worker_engines = _kill_the_worker(process, folder)
         out, err = process.communicate(timeout=GIVE_UP)
     finally:
         if process.poll() is None:

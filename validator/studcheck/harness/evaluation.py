@@ -263,7 +263,7 @@ def _message(kind: Kind, first: Hand, second: Hand | None, found: Disagreement, 
     if second is None:
         says = "has no qualifying low" if found.expected is Qualifier.NO_LOW else "has a qualifying low"
         value = "null" if evidence[0] is None else _value(evidence[0])
-        return f"the rules say {a} {says}; the engine's value {value} says {found.actual.value} ({aspect})"
+        return f"the rules say {a} {says}; the engine's value {value} says {found.actual.value} (decided by: {aspect})"
     b = f"{format_cards(second)} ({describe(kind, second)})"
     if found.expected is Relation.TIE:
         rules = f"the rules tie {a} and {b}"
@@ -271,7 +271,7 @@ def _message(kind: Kind, first: Hand, second: Hand | None, found: Disagreement, 
         rules = f"the rules choose {a} before {b} ({SPECS[kind].chooses})"
     engine = {Relation.ABOVE: f"choose {format_cards(first)} first", Relation.TIE: "tie them",
               Relation.BELOW: f"choose {format_cards(second)} first"}[Relation(found.actual)]
-    return f"{rules}; the engine's values ({_value(evidence[0])}, {_value(evidence[1])}) {engine} ({aspect})"
+    return f"{rules}; the engine's values ({_value(evidence[0])}, {_value(evidence[1])}) {engine} (decided by: {aspect})"
 
 
 def _actual(found: Disagreement) -> str:

@@ -88,3 +88,20 @@ def test_an_answer_no_report_reader_would_take_back_is_refused(text: bytes, word
     with pytest.raises(EngineError) as caught:
         client._check(RequestType.BYE, text + b"\n", {}, 1)
     assert words in caught.value.message
+
+
+@pytest.mark.parametrize(("extra", "accepted"), [
+    (b"[" * 47 + b"]" * 47, True), (b"[" * 48 + b"]" * 48, False),  # the answer object is level 1: 48 levels in all, then 49
+    (b"1" * 30, True), (b"1" * 31, False),  # the report readers take integers of up to 30 digits
+])
+def test_the_bounds_sit_where_the_report_readers_are(extra: bytes, accepted: bool) -> None:
+    from studcheck.protocol.client import EngineClient, EngineError
+    from studcheck.protocol.messages import RequestType
+
+    client = EngineClient(lambda: None)  # type: ignore[arg-type, return-value]  # _check needs no engine
+    text = b'{"seq": 1, "ok": true, "x": ' + extra + b"}\n"
+    if accepted:
+        assert client._check(RequestType.BYE, text, {}, 1)["ok"] is True
+    else:
+        with pytest.raises(EngineError):
+            client._check(RequestType.BYE, text, {}, 1)

@@ -15,12 +15,13 @@ signal), and both exit with 128 + the signal number: 130 (SIGINT), 143 (SIGTERM)
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shlex
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from studcheck.harness.groups import group_verdicts
 from studcheck.harness.parallel import Shard, Workers, default_jobs, engines_for, positive_jobs
@@ -327,8 +328,7 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
     """Run the cases and write every report; `shard`: the header's record of `--shard K/N`."""
     started, clock = now_iso(), time.perf_counter()
     replay = replay_command(args)
-    with _open(args.report) as stream:
-        writer = ReportWriter(stream)
+    with _report_writer(args.report) as writer:
         try:
             client.start()
         except EngineError as exc:
@@ -514,21 +514,15 @@ def _rulebook_base(text: str) -> str:
     return rulebook_base(text)
 
 
-class _open:
-    """Open the report file for writing, or nothing when no path is given."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.stream: IO[str] | None = None
-
-    def __enter__(self) -> IO[str] | None:
-        if self.path is not None:
-            self.stream = open(self.path, "w", encoding="utf-8")
-        return self.stream
-
-    def __exit__(self, *exc: object) -> None:
-        if self.stream is not None:
-            self.stream.close()
+@contextlib.contextmanager
+def _report_writer(path: Path | None) -> Iterator[ReportWriter]:
+    """A writer of the report file (or of nothing when no path is given), closed at the end: its
+    stream may have changed on the way (`ReportWriter.rewrite` replaces the file)."""
+    writer = ReportWriter(open(path, "w", encoding="utf-8") if path is not None else None, path)
+    try:
+        yield writer
+    finally:
+        writer.close()
 
 
 def _smoke(args: argparse.Namespace) -> int:

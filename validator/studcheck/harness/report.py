@@ -7,8 +7,11 @@ terminal summary are derived from the same verdicts, so they cannot disagree.
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import stat
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -154,10 +157,14 @@ def _group_line(rank: int, group: Group, grouping: Grouping, replay: Callable[[s
 
 
 class ReportWriter:
-    """Writes report lines as they come, so a killed run still leaves a readable prefix."""
+    """Writes report lines as they come, so a killed run still leaves a readable prefix.
 
-    def __init__(self, stream: IO[str] | None) -> None:
+    `path`: the file `stream` writes (`run --report FILE`), so that `rewrite` can replace it whole.
+    """
+
+    def __init__(self, stream: IO[str] | None, path: Path | None = None) -> None:
         self.stream = stream
+        self.path = path
         self.lines: list[dict[str, Any]] = []
 
     def write(self, line: Mapping[str, Any]) -> None:
@@ -168,13 +175,71 @@ class ReportWriter:
 
     def rewrite(self) -> None:
         """Write every line so far again (after `annotate_cases` added what only the end of the run
-        knows); a stream that cannot seek (a pipe) keeps the lines as first written."""
-        if self.stream is None or not self.stream.seekable():
+        knows), all at once: the new text is built first, written to a temporary file beside the
+        report and moved over it (`os.replace`), so that a failure on the way (no memory, a full disk)
+        leaves the report as first written, never empty or cut short. Later lines go to the new file.
+
+        A stream that is not the regular file at `path` (a pipe, /dev/stdout, no path given), or a
+        directory where no temporary file can be made, keeps the lines as first written (still a
+        whole report, without the causes)."""
+        if self.stream is None or self.path is None:
             return
-        self.stream.seek(0)
-        self.stream.truncate()
-        self.stream.write("".join(map(_json_line, self.lines)))
-        self.stream.flush()
+        text = report_text(self.lines)
+        target = _regular_target(self.stream, self.path)
+        if target is None:
+            return
+        try:
+            descriptor, temporary = tempfile.mkstemp(prefix=".studcheck-report-", suffix=".tmp", dir=target.parent)
+        except OSError:
+            return
+        try:
+            handle = os.fdopen(descriptor, "w", encoding="utf-8")
+        except BaseException:
+            os.close(descriptor)
+            _remove(temporary)
+            raise
+        try:
+            os.chmod(temporary, stat.S_IMODE(os.fstat(self.stream.fileno()).st_mode))  # the report's own mode, not 0600
+            handle.write(text)
+            handle.flush()
+            os.replace(temporary, target)
+        except BaseException:
+            handle.close()
+            _remove(temporary)
+            raise
+        old, self.stream = self.stream, handle
+        old.close()
+
+    def close(self) -> None:
+        """Close the stream this writer writes now (after `rewrite`, the one it opened)."""
+        if self.stream is not None:
+            self.stream.close()
+
+
+def report_text(lines: Iterable[Mapping[str, Any]]) -> str:
+    """The whole report as text, one JSON line per line."""
+    return "".join(map(_json_line, lines))
+
+
+def _regular_target(stream: IO[str], path: Path) -> Path | None:
+    """The real path of the regular file `stream` writes, if `path` names that file (through any
+    symlink, which stays a symlink); None for a pipe, a terminal, a device or another file."""
+    try:
+        written = os.fstat(stream.fileno())
+        target = Path(os.path.realpath(path))
+        named = os.stat(target)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+    if not stat.S_ISREG(written.st_mode) or (written.st_dev, written.st_ino) != (named.st_dev, named.st_ino):
+        return None
+    return target
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _json_line(line: Mapping[str, Any]) -> str:

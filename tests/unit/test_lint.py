@@ -57,6 +57,7 @@ EXPECTED: dict[str, tuple[int, str]] = {
     "protocol_reason.yaml": (12, "'bad_request' is a protocol-level reason"),
     "remade_stub_without_deck.yaml": (11, "remade_stub: needs an explicit deck"),
     "rule_wrong_variant.yaml": (4, "BET.FIRST-ACTOR.LOW does not apply to stud_high"),
+    "retired_id.yaml": (2, "id SH-ODD-007 is retired (2026-12-01: community ace in one flush"),
     "retired_rule.yaml": (4, "'ALLIN.CUMULATIVE' is retired (2026-12-01: replaced by ALLIN.REOPEN.PER-PLAYER"),
     "seat_nine.yaml": (10, "9 is not a seat number (1 to 8) in stud_high"),
     "seat_without_cards.yaml": (10, "seats.2: no cards"),

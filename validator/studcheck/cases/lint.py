@@ -79,6 +79,7 @@ def _lint(paths: Sequence[Path | str] | None) -> tuple[list[Path], list[Analysis
         if result.raw is not None:  # a file libyaml could not read already has its problem
             problems.extend(_portability_problems(result.path))
     problems.extend(_duplicate_ids(analyses))
+    problems.extend(_retired_ids(analyses))
     files += evaluation
     order = {path: number for number, path in enumerate(files)}
     problems.sort(key=lambda p: (order.get(p.path, -1), str(p.path), p.line, p.message))
@@ -182,6 +183,28 @@ def _duplicate_ids(analyses: Sequence[Analysis]) -> list[Problem]:
         for path, line in where:
             others = ", ".join(f"{p}:{n}" for p, n in where if (p, n) != (path, line))
             found.append(Problem(path=path, line=line, message=f"duplicate id {case_id} (also at {others})"))
+    return found
+
+
+def retired_case_ids() -> dict[str, str]:
+    """cases/retired-ids.txt: ID -> "date: why". An ID is permanent, so a retired one is never reused."""
+    found: dict[str, str] = {}
+    path = cases_dir() / "retired-ids.txt"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            case_id, date, why = line.split(maxsplit=2)
+            found[case_id] = f"{date}: {why}"
+    return found
+
+
+def _retired_ids(analyses: Sequence[Analysis]) -> list[Problem]:
+    retired = retired_case_ids()
+    found: list[Problem] = []
+    for result in analyses:
+        raw = result.raw
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str) and raw["id"] in retired:
+            message = f"id {raw['id']} is retired ({retired[raw['id']]}); take the next unused number"
+            found.append(Problem(path=result.path, line=line_of(raw, ["id"]), message=message))
     return found
 
 

@@ -1,10 +1,10 @@
 """One rule broken: in pot and no limit an all-in of at least half the last full raise reopens the
 betting, the fixed-limit half-bet rule (BIGBET.FULL-RAISE: only a full raise reopens). For a bring-in
 seat whose post was its action (`big_bet_bring_in: open`) that is also taking the post for no action,
-which one answer cannot tell apart (BIGBET.BRING-IN.OPEN: a short all-in does not reopen for it)."""
+which one answer cannot tell apart (BIGBET.BRING-IN.OPEN-ANY: a short all-in does not reopen for it)."""
 from _onerule import Hand, Server, betting, run, swapped
 
-RULES = ("BIGBET.FULL-RAISE", "BIGBET.BRING-IN.OPEN")
+RULES = ("BIGBET.FULL-RAISE", "BIGBET.BRING-IN.OPEN-ANY")
 
 
 def _reopened(seat, round_):

@@ -37,7 +37,8 @@ from studcheck.report.load import read_report as load_for_html
 TIMING = ("duration_ms", "duration_s", "started")
 SUITE = Path(__file__).resolve().parents[2] / "cases"
 #: every case passes on the reference: all four variants, refusals, setups refused, hi-lo splits, pot and no limit
-MIXED = [str(SUITE / part) for part in ("razz/refusals", "stud_high/worked-example", "stud_hilo8/hi-lo", "five_card_stud/big-bet")]
+MIXED = [str(SUITE / part) for part in ("razz/refusals", "stud_high/worked-example", "stud_hilo8/hi-lo", "five_card_stud/big-bet",
+                                          "five_card_stud/pots")]
 #: diverge_then_crash here: 10 passes, 4 failures, 3 crashes (each restarts the engine) interleaved, three groups, two variants
 CRASHING = [str(SUITE / part) for part in ("razz/setup", "five_card_stud/bring-in")]
 #: wrong_rules here: 13 failures in two groups (bring-in ties, the raise cap) among 22 passes

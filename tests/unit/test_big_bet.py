@@ -83,7 +83,11 @@ def test_every_amount_of_the_range_is_accepted_and_is_the_amount_logged() -> Non
 
 def test_complete_is_not_an_action_of_big_bet_poker() -> None:
     game = hand(Betting.POT_LIMIT)
-    assert [la.action for la in game.legal_actions()] == [ActionType.BRING_IN]
+    # No completion; besides the bring-in, only a bet above it up to the pot of antes, 3 (BIGBET.BRING-IN.OPEN-ANY).
+    assert [(la.action, la.amount, la.top) for la in game.legal_actions()] == [
+        (ActionType.BRING_IN, 2, None),
+        (ActionType.BET, 3, 3),
+    ]
     with pytest.raises(IllegalAction) as caught:
         game.apply(Action(seat=1, action=ActionType.COMPLETE, amount=5))
     assert caught.value.reason is Reason.ILLEGAL_ACTION

@@ -157,8 +157,8 @@ class Doc:
                 out += [("complete", x, None) for x in self.wager_targets(s) if x > self.stakes.bring_in]
             elif not self.fixed and self.big_bet_bring_in == "open" and may_wager:
                 high = self.wager_range(s)[1]
-                if high >= 2 * self.stakes.bring_in:
-                    out.append(("bet", 2 * self.stakes.bring_in, high))
+                if high > self.stakes.bring_in:
+                    out.append(("bet", self.stakes.bring_in + 1, high))
             return out
         out.append(("fold", None, None))  # step 6
         out.append(("check", None, None) if s.committed >= c else ("call", min(c, t), None))  # step 7

@@ -83,7 +83,7 @@ class Round:
     pot_limit: bool
     raise_size: int
     # Pot/no limit, option big_bet_bring_in: the bring-in seat may open for more and its post is an
-    # action (BIGBET.BRING-IN.OPEN), or the post is forced like a blind (BIGBET.BRING-IN.FORCED).
+    # action (BIGBET.BRING-IN.OPEN-ANY), or the post is forced like a blind (BIGBET.BRING-IN.FORCED).
     bring_in_open: bool = True
 
 
@@ -143,7 +143,7 @@ def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:
 
 def wager_kind(round_: Round) -> ActionType:
     """A bet opens a round; in the opening round the first full wager is a completion (in fixed
-    limit: pot and no limit have no completion, BIGBET.BRING-IN.OPEN); else a raise."""
+    limit: pot and no limit have no completion, BIGBET.BRING-IN.OPEN-ANY); else a raise."""
     if round_.level == 0:
         return _BET
     if round_.wagers == 0 and round_.opening and not round_.big_bet:
@@ -221,16 +221,16 @@ def legal_actions(
     if level == 0 and round_.opening:
         # Nobody has opened: the bring-in seat must post or complete; if it was all-in on the
         # ante, each player in turn opens for at least the bring-in or folds (TDA RP-10-E). In pot
-        # and no limit the bring-in is the opening bet; the opener may instead bet from twice the
-        # bring-in (BIGBET.BRING-IN.OPEN) unless the bring-in is forced (BIGBET.BRING-IN.FORCED).
+        # and no limit the bring-in is the opening bet; the opener may instead bet any amount above
+        # it (BIGBET.BRING-IN.OPEN-ANY) unless the bring-in is forced (BIGBET.BRING-IN.FORCED).
         opening: LegalList = [] if is_bring_in_seat else [(_FOLD, None, None)]
         opening.append((_BRING_IN, min(bring_in, most), None))
         if may_wager and not round_.big_bet:
             opening += [(_COMPLETE, t, None) for t in wager_targets(seat, round_) if t > bring_in]
         elif may_wager and round_.bring_in_open:
             high = wager_range(seat, round_, seats)[1]
-            if high >= 2 * bring_in:
-                opening.append((_BET, 2 * bring_in, high))
+            if high > bring_in:
+                opening.append((_BET, bring_in + 1, high))
         return opening
     legal: LegalList = [(_FOLD, None, None), (_CHECK, None, None) if seat.committed >= level else (_CALL, min(level, most), None)]
     if may_wager:

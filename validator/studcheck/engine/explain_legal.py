@@ -62,7 +62,7 @@ def _card_rule(variant: Variant) -> str:
 def _bring_in_rule(table: Table) -> str:
     """Pot and no limit: may the bring-in seat open for more, and is its post an action?"""
     forced = table.options.big_bet_bring_in is BigBetBringIn.FORCED
-    return "BIGBET.BRING-IN.FORCED" if forced else "BIGBET.BRING-IN.OPEN"
+    return "BIGBET.BRING-IN.FORCED" if forced else "BIGBET.BRING-IN.OPEN-ANY"
 
 
 def _only_posted(seat: SeatState, round_: Round, table: Table) -> bool:
@@ -346,8 +346,8 @@ def _refusal_rules(reason: Reason, kind: ActionType, amount: int | None, legal_f
         return legal_facts.get("legal.call") or ()
     if round_.big_bet:
         low, _ = betting.wager_range(seat, round_, seats)
-        if amount < low and opening and table.is_bring_in_seat:
-            return (_bring_in_rule(table), "BIGBET.MIN-BET")  # the smallest opening is twice the bring-in
+        if opening and amount <= table.bring_in:
+            return (_bring_in_rule(table), "BIGBET.MIN-BET")  # a bet must be above the bring-in it replaces
         if amount < low:
             return ("BIGBET.MIN-BET",) if kind is ActionType.BET else ("BIGBET.MIN-RAISE",)
         return ("BIGBET.POT-MAX",) if round_.pot_limit else ("BIGBET.NO-LIMIT-MAX",)

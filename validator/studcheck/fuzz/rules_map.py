@@ -439,9 +439,9 @@ BIG_BET_RULES = {
     "BET.DOUBLE.OPEN-PAIR": ["BIGBET.NO-DOUBLE"],
     "BET.DOUBLE.RAISES": ["BIGBET.NO-DOUBLE"],
     "BET.DOUBLE.ABSENT": ["BIGBET.NO-DOUBLE"],
-    "BRING-IN.FACING": ["BIGBET.BRING-IN.OPEN"],
-    "BRING-IN.COMPLETION-NOT-RAISE": ["BIGBET.BRING-IN.OPEN"],
-    "BRING-IN.CHOICE": ["BRING-IN.CHOICE", "BIGBET.BRING-IN.OPEN"],
+    "BRING-IN.FACING": ["BIGBET.BRING-IN.OPEN-ANY"],
+    "BRING-IN.COMPLETION-NOT-RAISE": ["BIGBET.BRING-IN.OPEN-ANY"],
+    "BRING-IN.CHOICE": ["BRING-IN.CHOICE", "BIGBET.BRING-IN.OPEN-ANY"],
     "ALLIN.HALF-BET.FULL": ["BIGBET.FULL-RAISE"],
     "ALLIN.HALF-BET.SHORT": ["BIGBET.ALL-IN-SHORT", "BIGBET.FULL-RAISE"],
     "ALLIN.REOPEN.PER-PLAYER": ["BIGBET.CUMULATIVE"],
@@ -471,7 +471,7 @@ def area_at(record: HandRecord, index: int, head: str = "", field: str = "", *, 
     rules: list[str] = []
     forced = record.setup.options.get("big_bet_bring_in") == "forced"
     for rule in (big for seven in area.rules for big in _big_bet_rules(seven, betting)):
-        if forced and rule == "BIGBET.BRING-IN.OPEN":
+        if forced and rule == "BIGBET.BRING-IN.OPEN-ANY":
             rule = "BIGBET.BRING-IN.FORCED"
         for cited in FIVE_CARD_RULES.get(rule, [rule]) if variant is Variant.FIVE_CARD_STUD else [rule]:
             info = index_of_rules.get(cited)

@@ -154,7 +154,7 @@ class Betting(str, Enum):
 
 
 class BigBetBringIn(str, Enum):
-    """Pot/no limit: may the bring-in seat open for more (BIGBET.BRING-IN.OPEN), or is the bring-in
+    """Pot/no limit: may the bring-in seat open for more (BIGBET.BRING-IN.OPEN-ANY), or is the bring-in
     forced like a blind (BIGBET.BRING-IN.FORCED)?"""
 
     OPEN = "open"

@@ -4,10 +4,12 @@ An engine's name, its stderr and its answers are written by someone else: they m
 escape (colour logging is common), a NUL, a lone surrogate, or Markdown/HTML that would hide or
 restyle what follows. Each writer passes engine text through the function for its medium, so no
 report is lost (XML 1.0 refuses most control characters) and none can be rewritten by an engine.
+A file name is such a place too (an engine's name in a badge's, a case ID in an export's).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -61,3 +63,31 @@ def markdown_code(text: str) -> str:
     fence = "`" * (max((len(run) for run in _BACKTICKS.findall(flat)), default=0) + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") or not flat else ""
     return fence + pad + flat + pad + fence
+
+
+#: the longest file-name stem `file_safe` gives, in bytes: file systems allow 255, and a prefix
+#: (`badge-`), a suffix (`.json`) and a temporary file's marks must fit beside it
+FILE_STEM_BYTES = 120
+_FILE_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+#: names Windows refuses for a file whatever its extension
+_RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(10)), *(f"LPT{n}" for n in range(10))})
+
+
+def file_safe(text: str, *, limit: int = FILE_STEM_BYTES) -> str:
+    """`text` as a file-name stem of at most `limit` bytes, on any file system, that no other text gives.
+
+    Letters, digits, `.`, `_` and `-` stay; every run of other characters becomes `-`. Text that
+    changed on the way (characters replaced, cut to `limit`, a leading `.` or `-`, a name Windows
+    reserves, empty) ends in `-` and the first 10 hex digits of its SHA-256, so two engines whose
+    names differ only past the cut, or only in replaced characters, get two files. Text that is
+    already a short safe name stays as it is (`SH-BRI-004`, `my-engine-1-2`). The digits are upper
+    case, so that a long case ID's export file still matches the export schema's `[A-Z0-9-]`.
+    """
+    if not 12 <= limit:
+        raise ValueError(f"a file-name limit of {limit} bytes leaves no room for the hash")
+    stem = _FILE_UNSAFE.sub("-", text)
+    if stem == text and text and len(text) <= limit and text[0] not in ".-" and text.split(".")[0].upper() not in _RESERVED:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10].upper()
+    stem = stem.lstrip(".-")[: limit - len(digest) - 1].rstrip(".-")
+    return f"{stem}-{digest}" if stem else digest

@@ -14,6 +14,7 @@ from studcheck.cases.model import Case
 from studcheck.export.write import ExportFailure, export_cases, write_export
 from studcheck.phh.export import PhhRefusal, export_case
 from studcheck.phh.import_ import PhhError, case_yaml, import_text
+from studcheck.safe_text import file_safe
 
 EXIT_USAGE = 2
 EXIT_FAILED = 1
@@ -71,10 +72,11 @@ def run_export(args: argparse.Namespace) -> int:
         except PhhRefusal as exc:
             refused.append((case.id, str(exc)))
             continue
+        target = directory / f"{file_safe(case.id)}.phh"  # an ID too long for a file name is cut and hashed
         try:
-            (directory / f"{case.id}.phh").write_text(text, encoding="utf-8")
+            target.write_text(text, encoding="utf-8")
         except OSError as exc:
-            print(f"studcheck export: cannot write {directory / f'{case.id}.phh'}: {exc.strerror or exc} "
+            print(f"studcheck export: cannot write {target}: {exc.strerror or exc} "
                   f"({written} written before it)", file=sys.stderr)
             return EXIT_USAGE
         written += 1

@@ -23,6 +23,7 @@ from studcheck.protocol.client import EngineClient, InProcessTransport
 from studcheck.protocol.messages import PROTOCOL
 from studcheck.resources import data_root
 from studcheck.rules import PROFILES, Options
+from studcheck.safe_text import file_safe
 
 FORMAT_VERSION = 1
 CASE_FORMAT = "studcheck-export-case"
@@ -195,7 +196,8 @@ def smoke_transcript() -> list[dict[str, Any]]:
 
 
 def case_name(case_id: str) -> str:
-    return f"cases/{case_id}.json"
+    """`cases/<ID>.json`; an ID too long for a file name is cut and hashed (`file_safe`)."""
+    return f"cases/{file_safe(case_id)}.json"
 
 
 def export_cases(cases: Iterable[Case], *, progress: Callable[[Case], None] | None = None) -> tuple[dict[str, Any], list[Exported]]:

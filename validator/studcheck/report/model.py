@@ -19,6 +19,7 @@ import yaml
 
 from studcheck.report.load import RunReport
 from studcheck.resources import data_root, spec_dir
+from studcheck.safe_text import file_safe
 
 #: outcomes in the order of the report's tables
 OUTCOMES = ("pass", "fail", "error", "not_applicable", "xfail", "xpass")
@@ -478,8 +479,10 @@ def full_cases(detailed: Sequence[CaseEntry], groups: Sequence[GroupEntry]) -> f
 
 
 def slug(label: str) -> str:
-    """A file-name-safe form of an engine label: `badge-<slug>.svg`."""
-    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "engine"
+    """An engine label as the badge's file name and the page's anchor say it (`badge-<slug>.svg`):
+    in lower case, runs of other characters as `-` (docs/report.md), bounded by `file_safe` (a
+    long name is cut and ends in a hash of the whole, so the file can be written)."""
+    return file_safe(re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") or "engine")
 
 
 def engine_summaries(sources: Sequence[Source], columns: Sequence[Column], entries: Sequence[CaseEntry],
@@ -487,22 +490,31 @@ def engine_summaries(sources: Sequence[Source], columns: Sequence[Column], entri
     """One summary per engine label, in column order; slugs made unique."""
     labels = list(dict.fromkeys(column.label for column in columns))
     labels += [source.engine for source in sources if source.engine not in labels]  # a run with no case line
-    slugs: Counter[str] = Counter()
+    taken: set[str] = set()
     found = []
     for label in labels:
         mine = [entry for entry in entries if entry.column.label == label]
         causes = sorted((g for g in groups if g.engine == label), key=lambda g: -g.count)
         grouped = {case.anchor for group in causes for case in group.cases}
         ungrouped = Counter(e.outcome for e in mine if e.outcome in DETAILED and e.anchor not in grouped)
-        base = slug(label)
-        slugs[base] += 1
         found.append(EngineSummary(
-            label=label, slug=base if slugs[base] == 1 else f"{base}-{slugs[base]}",
+            label=label, slug=_unique(slug(label), taken),
             sources=tuple(s for s in sources if s.engine == label),
             columns=tuple(c for c in columns if c.label == label), totals=count(mine),
             causes=tuple(g for g in causes if not g.expected), expected=tuple(g for g in causes if g.expected),
             ungrouped={outcome: ungrouped[outcome] for outcome in OUTCOMES if ungrouped[outcome]}))
     return tuple(found)
+
+
+def _unique(base: str, taken: set[str]) -> str:
+    """`base`, or `base-2`, `base-3` ... the first no other engine of the page has (two labels can
+    give one slug: `My Engine` and `my-engine`); added to `taken`."""
+    name, number = base, 1
+    while name in taken:
+        number += 1
+        name = file_safe(f"{base}-{number}")
+    taken.add(name)
+    return name
 
 
 def source(report: RunReport, engine: str) -> Source:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -52,11 +53,26 @@ def run_report(args: argparse.Namespace) -> int:
     return 0
 
 
+#: a URL's scheme, as a browser reads it (WHATWG URL: a letter, then letters, digits, `+`, `-`, `.`)
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+_WEB = re.compile(r"https?://", re.IGNORECASE)
+
+
 def rulebook_base(text: str) -> str:
-    """`--rulebook URL`: any URL or relative path, not an empty one (that would link into the report's own DIR)."""
+    """`--rulebook URL`: an http:// or https:// address, or a path relative to the report's DIR (no
+    scheme). It starts hundreds of links, so any other scheme (`javascript:`, `data:`, `file:`) is a
+    usage error, found as a browser finds it: after the spaces around it (a browser drops them), with
+    control characters (a browser drops tabs and newlines inside a scheme) refused outright."""
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty URL; give where the rulebook site is, e.g. ../rulebook/")
-    return text
+    if any(ord(char) < 0x20 or 0x7f <= ord(char) <= 0x9f for char in text):
+        raise argparse.ArgumentTypeError(f"{text!r}: a URL holds no control characters")
+    url = text.strip()
+    if _SCHEME.match(url) and not _WEB.match(url):
+        raise argparse.ArgumentTypeError(
+            f"{url!r}: only http:// and https:// addresses or a relative path (e.g. ../rulebook/) are links "
+            f"here, not {url[:url.index(':') + 1]!r} (a relative path with a colon: start it with ./)")
+    return url
 
 
 def rulebook_links(base: str) -> dict[str, str]:

@@ -2,7 +2,7 @@
 highest card (POT.ODD-CHIP.WINNING-FIVE, POT.ODD-CHIP.ALL-CARDS)."""
 from _onerule import Hand, Server, run
 
-RULES = ("POT.ODD-CHIP.WINNING-FIVE", "POT.ODD-CHIP.ALL-CARDS", "HILO.QUARTER")
+RULES = ("POT.ODD-CHIP.WINNING-FIVE", "POT.ODD-CHIP.ALL-CARDS", "HILO.QUARTER.EVEN")
 
 
 class LowestSeatChip(Hand):

@@ -175,13 +175,13 @@ def award_rules(
             rules.append("HILO.SCOOP")
         shares = _share_rules(pot.high, high_tied, options)
         if high_tied > 1:
-            rules.append("HILO.QUARTER")
+            rules.append("HILO.QUARTER.EVEN")
         rules += [rule for rule in shares if rule != "POT.SPLIT"]
         out[f"high.{seat}"] = tuple(rules) + ("HILO.SPLIT",) + high_ranking
     for seat in sorted(pot.low):
         rules = list(side)
         if low_tied > 1:
-            rules.append("HILO.QUARTER")
+            rules.append("HILO.QUARTER.EVEN")
         rules += [rule for rule in _share_rules(pot.low, low_tied, options) if rule != "POT.SPLIT"]
         if seat == scooper:
             rules.append("HILO.SCOOP")

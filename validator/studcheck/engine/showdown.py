@@ -182,6 +182,21 @@ def award(
         pot.winners = _split_side(pot.amount, contenders, side, hands, own_cards, options)
         return
     low_half = pot.amount // 2
-    pot.low = _split_side(low_half, contenders, EIGHT, hands, own_cards, options)
-    high_share = pot.amount - low_half if pot.low else pot.amount
-    pot.high = _split_side(high_share, contenders, HIGH, hands, own_cards, options)
+    low_winners = _best({seat: EIGHT.value_of(hands[seat]) for seat in contenders})
+    high_share = pot.amount - low_half if low_winners else pot.amount
+    high_winners = _best({seat: HIGH.value_of(hands[seat]) for seat in contenders})
+
+    def high_priority(seat: int) -> ChipKey:
+        return _priority(HIGH, hands[seat], own_cards[seat], options)
+
+    pot.high = split(high_share, high_winners, high_priority)
+    if not low_winners:
+        pot.low = {}
+    elif len(low_winners) > 1 and low_winners == high_winners:
+        # HILO.QUARTER.EVEN: identical hands split the pot as one, so the low half's odd chips go
+        # first to those the high half gave none, each time in the high half's order.
+        unserved = {seat for seat, chips in pot.high.items() if chips == high_share // len(high_winners)}
+        unserved |= set(high_winners) - set(pot.high)
+        pot.low = split(low_half, low_winners, lambda seat: ((int(seat in unserved), 0), *high_priority(seat)))
+    else:
+        pot.low = split(low_half, low_winners, lambda seat: _priority(EIGHT, hands[seat], own_cards[seat], options))

@@ -349,7 +349,7 @@ def awards(step: Step, field: str) -> Area:
     hands = {"stud_high": (["HAND.HIGH.BEST-FIVE", "HAND.HIGH.RANKING", "HAND.HIGH.WHEEL", "HAND.HIGH.KICKERS"], ["hand-ranking"]),
              "razz": (["HAND.LOW.A5"], ["razz-low"]),
              "five_card_stud": (["FIVE.HAND", "HAND.HIGH.RANKING", "HAND.HIGH.WHEEL", "HAND.HIGH.KICKERS"], ["hand-ranking"]),
-             "stud_hilo8": (["HILO.SPLIT", "HILO.NO-LOW", "HILO.SCOOP", "HILO.QUARTER", "HAND.LOW.EIGHT", "HAND.HIGH.RANKING"],
+             "stud_hilo8": (["HILO.SPLIT", "HILO.NO-LOW", "HILO.SCOOP", "HILO.QUARTER.EVEN", "HAND.LOW.EIGHT", "HAND.HIGH.RANKING"],
                             ["eight-low", "hi-lo-split"])}[setup.variant]
     odd = "POT.ODD-CHIP.ALL-CARDS" if setup.options.get("odd_chip") == "all_cards" else "POT.ODD-CHIP.WINNING-FIVE"
     rules = hands[0] + ["POT.SPLIT", "POT.NO-ZERO-SHARE", odd, "POT.SIDE", "SHOWDOWN.MUCK"]

@@ -89,7 +89,7 @@ SYNONYMS: tuple[Synonym, ...] = (
     S(phrases=("wrong bring-in", "wrong player brought in", "wrong seat brought in"), targets=("Wrong bring-in",)),
     # pots and hands
     S(phrases=("quarter", "quartered", "quartering", "quarters", "quartered pot", "three way split"),
-      targets=("HILO.QUARTER",), words=("quarter",)),
+      targets=("HILO.QUARTER.EVEN",), words=("quarter",)),
     S(phrases=("scoop", "scoops", "scooped", "scooping", "both ways", "win both halves"), targets=("HILO.SCOOP",)),
     S(phrases=("odd chip", "odd chips", "extra chip", "leftover chip", "remainder chip"),
       targets=("POT.ODD-CHIP.WINNING-FIVE", "POT.ODD-CHIP.ALL-CARDS", "HILO.SPLIT"), words=("odd",)),

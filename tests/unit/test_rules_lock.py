@@ -107,3 +107,19 @@ def test_a_retired_rule_is_in_the_lock_but_not_asked_for_by_coverage() -> None:
     rows = coverage([])  # no case at all: every rule in force is a row with nothing citing it
     assert not {row.rule.id for row in rows} & retired
     # citing a retired rule is a lint problem: tests/bad_cases/retired_rule.yaml, test_lint.py
+
+
+def test_every_changelog_entry_lists_its_cases() -> None:
+    """spec/CHANGELOG.md: each entry says what changed for an engine and lists the cases it touches
+    ("Cases: none change." when none do), so a reader can go from a rule's change to its scenarios."""
+    text = (ROOT / "spec" / "CHANGELOG.md").read_text(encoding="utf-8")
+    entries: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("- `"):
+            entries.append(line)
+        elif entries and entries[-1] and line.startswith("  ") and line.strip():
+            entries[-1] += " " + line.strip()
+        elif not line.strip() or line.startswith(("#", "- ")):
+            entries.append("")  # a blank line, a heading or another list ends the entry
+    missing = [entry[:90] for entry in entries if entry and "Cases:" not in entry]
+    assert not missing, "changelog entries without 'Cases:':\n" + "\n".join(missing)

@@ -14,6 +14,7 @@ from studcheck.cases.model import Case
 from studcheck.cases.show import render
 from studcheck.resources import cases_dir
 from studcheck.rules import Variant
+from studcheck.safe_text import terminal_safe
 
 _VARIANTS = [v.value for v in Variant]
 
@@ -66,18 +67,18 @@ def _load(paths: list[Path] | None) -> list[Case]:
     if errors:
         print(f"warning: {len(errors)} case file(s) skipped (run `studcheck lint`):", file=sys.stderr)
         for error in errors:
-            print(f"  {error}", file=sys.stderr)
+            print(terminal_safe(f"  {error}"), file=sys.stderr)
     return cases
 
 
 def run_lint(args: argparse.Namespace) -> int:
     files, problems = lint_files(args.paths or None)
     for problem in problems:
-        print(problem)
+        print(terminal_safe(str(problem)))
     # Say which cases were read: after a non-editable `pip install .` the bundled copy is not the
     # checkout, and a contributor must not mistake a clean copy for a clean edit.
     where = "" if args.paths else f" (the bundled cases in {cases_dir()})"
-    print(f"{len(files)} files{where}, {len(problems)} problem{'' if len(problems) == 1 else 's'}")
+    print(terminal_safe(f"{len(files)} files{where}, {len(problems)} problem{'' if len(problems) == 1 else 's'}"))
     return 1 if problems else 0
 
 
@@ -85,24 +86,24 @@ def run_show(args: argparse.Namespace) -> int:
     target = Path(args.case)
     if target.suffix in (".yaml", ".yml") or target.is_file():
         if not target.is_file():
-            print(f"studcheck show: no such file: {target}", file=sys.stderr)
+            print(terminal_safe(f"studcheck show: no such file: {target}"), file=sys.stderr)
             return 2
         try:
             case = load_case(target)
         except CaseError as exc:
             for problem in exc.problems:
-                print(problem, file=sys.stderr)
+                print(terminal_safe(str(problem)), file=sys.stderr)
             return 1
     else:
         wanted = args.case.upper()
         matches = [case for case in _load(args.cases) if case.id.upper() == wanted]
         if not matches:
-            print(f"studcheck show: no case with id {args.case} (try `studcheck list`)", file=sys.stderr)
+            print(terminal_safe(f"studcheck show: no case with id {args.case} (try `studcheck list`)"), file=sys.stderr)
             return 2
         case = matches[0]
     if args.format == "phh":
         return _show_phh(case)
-    sys.stdout.write(render(case))
+    sys.stdout.write(terminal_safe(render(case)))  # a case file's title and notes may hold escapes
     return 0
 
 
@@ -112,7 +113,7 @@ def _show_phh(case: Case) -> int:
     try:
         sys.stdout.write(export_case(case).text())
     except PhhRefusal as exc:
-        print(f"studcheck show: {case.id} cannot be written as PHH: {exc}", file=sys.stderr)
+        print(terminal_safe(f"studcheck show: {case.id} cannot be written as PHH: {exc}"), file=sys.stderr)
         return 1
     return 0
 
@@ -129,7 +130,7 @@ def run_list(args: argparse.Namespace) -> int:
                 and (not args.rule or _cites(case, args.rule))]
     width = max([len(case.id) for case in selected] + [2])
     for case in sorted(selected, key=lambda c: c.id):
-        print(f"{case.id.ljust(width)}  {case.variant.value:<10}  {case.title}")
+        print(terminal_safe(f"{case.id.ljust(width)}  {case.variant.value:<10}  {case.title}"))
     return 0
 
 
@@ -137,5 +138,5 @@ def run_coverage(args: argparse.Namespace) -> int:
     variant = Variant(args.variant) if args.variant else None
     rows = coverage(_load(args.cases))
     renderer = render_markdown if args.format == "markdown" else render_text
-    sys.stdout.write(renderer(rows, variant))
+    sys.stdout.write(terminal_safe(renderer(rows, variant)))
     return 1 if uncovered(rows, variant) or unrefused(rows, variant) else 0

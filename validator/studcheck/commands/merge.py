@@ -26,6 +26,7 @@ from typing import Any
 
 from studcheck.harness.compare import Mismatch
 from studcheck.harness.runner import Outcome, Verdict
+from studcheck.safe_text import terminal_safe
 
 EXIT_OK, EXIT_FAIL, EXIT_CONFIG = 0, 1, 2
 #: header fields every shard of one run has the same value for
@@ -66,7 +67,7 @@ def _merge(args: argparse.Namespace) -> int:
     try:
         merged = merge_files(args.reports)
     except (MergeError, ReportInputError) as exc:
-        print(f"studcheck merge: {exc}", file=sys.stderr)
+        print(terminal_safe(f"studcheck merge: {exc}"), file=sys.stderr)
         return EXIT_CONFIG
     try:
         with open(args.output, "w", encoding="utf-8") as stream:
@@ -74,7 +75,7 @@ def _merge(args: argparse.Namespace) -> int:
             for line in merged.lines:
                 writer.write(line)
     except OSError as exc:
-        print(f"studcheck merge: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        print(terminal_safe(f"studcheck merge: cannot write {exc.filename}: {exc.strerror}"), file=sys.stderr)
         return EXIT_CONFIG
     if args.junit:
         from studcheck.harness.junit import write_junit
@@ -83,7 +84,7 @@ def _merge(args: argparse.Namespace) -> int:
     replays = _replays(merged.lines)
     footer = merged.lines[-1]
     print(render_terminal(merged.verdicts, replay=replays.__getitem__, duration=float(footer["duration_s"])))
-    print(f"merged {len(args.reports)} shard report{'' if len(args.reports) == 1 else 's'} into {args.output}")
+    print(terminal_safe(f"merged {len(args.reports)} shard report{'' if len(args.reports) == 1 else 's'} into {args.output}"))
     return merged.exit_code
 
 
@@ -113,17 +114,17 @@ def _merge_censuses(args: argparse.Namespace, only_censuses: bool) -> int:
         merged = merge_censuses(args.reports)
         write_census(args.output, merged)
     except CensusError as exc:
-        print(f"studcheck merge: {exc}", file=sys.stderr)
+        print(terminal_safe(f"studcheck merge: {exc}"), file=sys.stderr)
         return EXIT_CONFIG
     except OSError as exc:
-        print(f"studcheck merge: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        print(terminal_safe(f"studcheck merge: cannot write {exc.filename}: {exc.strerror}"), file=sys.stderr)
         return EXIT_CONFIG
     count, indexes = int(merged["shards"]["count"]), list(merged["shards"]["indexes"])
     missing = [index for index in range(1, count + 1) if index not in indexes]
-    print(f"merged {len(args.reports)} fuzz census{'' if len(args.reports) == 1 else 'es'} into {args.output}: "
+    print(terminal_safe(f"merged {len(args.reports)} fuzz census{'' if len(args.reports) == 1 else 'es'} into {args.output}: "
           f"{merged['hands']} hands, {len(merged['signatures'])} signature{'' if len(merged['signatures']) == 1 else 's'}, "
           f"shards {', '.join(map(str, indexes))} of {count}"
-          + (f" (missing: {', '.join(map(str, missing))})" if missing else ""))
+          + (f" (missing: {', '.join(map(str, missing))})" if missing else "")))
     return EXIT_OK
 
 

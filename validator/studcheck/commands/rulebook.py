@@ -15,6 +15,7 @@ from studcheck.resources import spec_dir
 from studcheck.rulebook.model import build_book
 from studcheck.rulebook.render import write_site
 from studcheck.rulebook.results import rule_results, sources_line
+from studcheck.safe_text import terminal_safe
 
 EXIT_USAGE = 2
 
@@ -39,26 +40,26 @@ def run_rulebook(args: argparse.Namespace) -> int:
     try:
         cases = load_cases(args.cases)
     except CaseError as exc:
-        print(f"studcheck rulebook: {exc}", file=sys.stderr)
+        print(terminal_safe(f"studcheck rulebook: {exc}"), file=sys.stderr)
         return EXIT_USAGE
     results, results_from = {}, ""
     if args.report:
         try:
             reports = [read_report(path) for path in args.report]
         except ReportInputError as exc:
-            print(f"studcheck rulebook: {exc}", file=sys.stderr)
+            print(terminal_safe(f"studcheck rulebook: {exc}"), file=sys.stderr)
             return EXIT_USAGE
         problem = double_counted(reports)
         if problem is not None:
-            print(f"studcheck rulebook: {problem}", file=sys.stderr)
+            print(terminal_safe(f"studcheck rulebook: {problem}"), file=sys.stderr)
             return EXIT_USAGE
         results = rule_results(reports)
         results_from = sources_line(reports, results)
     try:
         files, size = write_site(build_book(spec_dir(), cases), args.output, results, results_from)
     except OSError as exc:
-        print(f"studcheck rulebook: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        print(terminal_safe(f"studcheck rulebook: cannot write {args.output}: {exc.strerror or exc}"), file=sys.stderr)
         return EXIT_USAGE
-    print(f"rulebook written to {args.output / 'index.html'} ({files} files, {size / 1e6:.1f} MB, "
-          f"{time.perf_counter() - started:.1f} s)")
+    print(terminal_safe(f"rulebook written to {args.output / 'index.html'} ({files} files, {size / 1e6:.1f} MB, "
+                        f"{time.perf_counter() - started:.1f} s)"))
     return 0

@@ -44,6 +44,7 @@ from studcheck.harness.smoke import diagnose, run_smoke
 from studcheck.harness.xfail import ConfigError, apply_xfail, load_xfail, write_xfail
 from studcheck.protocol import stopping
 from studcheck.protocol.messages import Profile
+from studcheck.safe_text import terminal_safe
 from studcheck.protocol.client import (
     DEFAULT_TIMEOUT,
     Deadline,
@@ -263,7 +264,7 @@ def _run(args: argparse.Namespace) -> int:
         xfail = load_xfail(args.xfail, (case.id for case in suite)) if args.xfail else {}
         client = make_client(args)
     except (CaseError, ConfigError) as exc:
-        print(f"studcheck run: {exc}", file=sys.stderr)
+        print(terminal_safe(f"studcheck run: {exc}"), file=sys.stderr)
         return EXIT_CONFIG
     if not selected:
         print("studcheck run: no case matches the selection", file=sys.stderr)
@@ -281,7 +282,7 @@ def _run(args: argparse.Namespace) -> int:
         raise  # stdout closed (`studcheck run | head`): the command line handles it (exit 141)
     except OSError as exc:  # a write of --report (the disk full: the error names no file) or of another report
         where = exc.filename or args.report or "a report"
-        print(f"studcheck run: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+        print(terminal_safe(f"studcheck run: cannot write {where}: {exc.strerror or exc}"), file=sys.stderr)
         return EXIT_CONFIG
 
 
@@ -296,7 +297,7 @@ def _evaluation_cases(args: argparse.Namespace) -> list[Any] | None:
             print(f"studcheck run: the evaluation case files have {len(problems)} problem{'' if len(problems) == 1 else 's'}; "
                   "nothing was run:", file=sys.stderr)
             for problem in problems:
-                print(problem, file=sys.stderr)
+                print(terminal_safe(str(problem)), file=sys.stderr)
             return None
     else:
         cases = load_evaluation_cases()
@@ -319,7 +320,7 @@ def _linted_cases(paths: Sequence[str]) -> list[Any] | None:
     print(f"studcheck run: the case files have {count} (as `studcheck lint` reports them); nothing was run:",
           file=sys.stderr)
     for problem in problems:
-        print(problem, file=sys.stderr)
+        print(terminal_safe(str(problem)), file=sys.stderr)
     return None
 
 
@@ -333,8 +334,8 @@ def execute(args: argparse.Namespace, cases: Sequence[Any], xfail: dict[str, str
             client.start()
         except EngineError as exc:
             reason = client.stopped()  # a signal or the deadline, not the engine's fault
-            print(f"studcheck run: {reason.message} before the engine answered hello" if reason else
-                  f"studcheck run: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
+            print(terminal_safe(f"studcheck run: {reason.message} before the engine answered hello" if reason else
+                                f"studcheck run: the engine cannot start\n{diagnose(exc)}"), file=sys.stderr)
             code = _interrupted_code(EXIT_ENGINE)
             writer.write(header_line(info=None, command=engine_label(args), started=started, cases=_case_args(args),
                                      shard=shard))
@@ -428,8 +429,8 @@ def _run_all(workers: Workers, cases: Sequence[Any], xfail: dict[str, str], writ
         if bar is not None:
             bar.close()
     for problem in workers.unstarted:
-        print(f"studcheck run: one of {len(workers.runners)} engines could not start ({problem}); "
-              "the others ran its cases", file=sys.stderr)
+        print(terminal_safe(f"studcheck run: one of {len(workers.runners)} engines could not start ({problem}); "
+                            "the others ran its cases"), file=sys.stderr)
     return verdicts
 
 
@@ -489,7 +490,8 @@ def _write_reports(args: argparse.Namespace, writer: ReportWriter, markdown: Cal
         try:
             step()
         except Exception as exc:  # noqa: BLE001 - any writer's failure is reported, never a traceback
-            print(f"studcheck run: the {name} report could not be written: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(terminal_safe(f"studcheck run: the {name} report could not be written: {type(exc).__name__}: {exc}"),
+                  file=sys.stderr)
             ok = False
     return ok
 
@@ -505,7 +507,8 @@ def _html(args: argparse.Namespace, writer: ReportWriter) -> None:
     if args.html:
         from studcheck.report.commands import write_run_page
 
-        print(write_run_page(writer.lines, args.html, source=str(args.report or "this run"), rulebook=args.rulebook))
+        print(terminal_safe(str(write_run_page(writer.lines, args.html, source=str(args.report or "this run"),
+                                               rulebook=args.rulebook))))
 
 
 def _rulebook_base(text: str) -> str:
@@ -532,10 +535,10 @@ def _smoke(args: argparse.Namespace) -> int:
     try:
         client = make_client(args)
     except ConfigError as exc:
-        print(f"studcheck smoke: {exc}", file=sys.stderr)
+        print(terminal_safe(f"studcheck smoke: {exc}"), file=sys.stderr)
         return EXIT_CONFIG
     with stopping.watch() as watch:
-        result = run_smoke(client, print)
+        result = run_smoke(client, lambda text: print(terminal_safe(text)))  # the engine's name, answers and stderr
     if watch.exit_code is not None:
         return watch.exit_code
     if result.ok:

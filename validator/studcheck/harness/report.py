@@ -290,7 +290,7 @@ def passed(verdicts: Sequence[Verdict]) -> str:
 def summary_table(verdicts: Sequence[Verdict]) -> str:
     """Counts per variant and in total, one row each, and how many of the applicable cases pass."""
     variants = sorted({verdict.variant for verdict in verdicts})
-    rows: list[list[str]] = [[variant, *map(str, _row(mine)), passed(mine)]
+    rows: list[list[str]] = [[terminal_safe(variant), *map(str, _row(mine)), passed(mine)]  # a report's variant is any text
                              for variant in variants for mine in [[v for v in verdicts if v.variant == variant]]]
     rows.append(["total", *map(str, _row(verdicts)), passed(verdicts)])
     titles = ["variant", *(title for _, title in COLUMNS), "passing"]
@@ -311,31 +311,37 @@ def _row(verdicts: Sequence[Verdict]) -> list[int]:
 
 def describe_failure(verdict: Verdict, *, replay: str, cause: str | None = None, style: Style | None = None) -> str:
     """A self-contained paragraph: what, where, the cause and its rule, expected vs actual, how to
-    replay just this case. `cause`: the line `cause_text` gives for it."""
+    replay just this case. `cause`: the line `cause_text` gives for it. Every field passes through
+    `terminal_safe`: in `run` they come from case files and the engine, in `merge` from report files."""
     style = style or Style()
-    where = f"step {verdict.step + 1} `{verdict.step_text}`" if verdict.step is not None else (verdict.step_text or "setup")
     title = f"{verdict.outcome.value.upper()} {verdict.case_id}"
-    lines = [style.bold(terminal_safe(f"{title} ({verdict.title})" if verdict.title else title))]
-    lines.append(f"  at {_location(verdict)}, {where}")
-    if cause:
+    lines = [style.bold(terminal_safe(f"{title} ({verdict.title})" if verdict.title else title)),
+             terminal_safe(f"  at {_location(verdict)}, {_where(verdict)}")]
+    if cause:  # the one line that may carry colour: cause_text made its words safe already
         lines.append(f"  {cause}")
+    plain = []
     if verdict.rules:
-        lines.append(f"  the case cites: {', '.join(verdict.rules)}")
+        plain.append(f"  the case cites: {', '.join(verdict.rules)}")
     if verdict.message:
-        lines.append(f"  {terminal_safe(verdict.message)}")
+        plain.append(f"  {verdict.message}")
     for mismatch in verdict.mismatches[:12]:
-        lines.append(f"    {terminal_safe(truncate(mismatch.describe(), 400))}")
+        plain.append(f"    {truncate(mismatch.describe(), 400)}")
     if len(verdict.mismatches) > 12:
-        lines.append(f"    … and {len(verdict.mismatches) - 12} more differences")
+        plain.append(f"    … and {len(verdict.mismatches) - 12} more differences")
     if verdict.evidence:
-        lines.append(f"  engine output: {terminal_safe(verdict.evidence)}")
+        plain.append(f"  engine output: {verdict.evidence}")
     if verdict.stderr.strip():  # written during this case; a crash's traceback first, its last words last
-        lines.append("  engine stderr during this case:")  # escapes shown as text: no engine restyles the terminal
-        lines.extend(f"    {terminal_safe(text)}" for text in shorten(verdict.stderr, head=20, tail=5).split("\n"))
+        plain.append("  engine stderr during this case:")  # escapes shown as text: no engine restyles the terminal
+        plain.extend(f"    {text}" for text in shorten(verdict.stderr, head=20, tail=5).split("\n"))
     if verdict.xfail_reason and verdict.outcome is Outcome.XPASS:
-        lines.append(f"  expected-failure reason was: {verdict.xfail_reason}")
-    lines.append(f"  replay: {replay}")
-    return "\n".join(lines)
+        plain.append(f"  expected-failure reason was: {verdict.xfail_reason}")
+    plain.append(f"  replay: {replay}")
+    return "\n".join([*lines, *map(terminal_safe, plain)])
+
+
+def _where(verdict: Verdict) -> str:
+    """Where the case diverged: its step number and text, or what stands for one (`setup`, `not run`)."""
+    return f"step {verdict.step + 1} `{verdict.step_text}`" if verdict.step is not None else (verdict.step_text or "setup")
 
 
 def cause_text(grouping: Grouping, case_id: str, style: Style | None = None) -> str | None:
@@ -348,7 +354,7 @@ def cause_text(grouping: Grouping, case_id: str, style: Style | None = None) -> 
         return None
     group = grouping.groups[rank - 1]
     text = terminal_safe(group.divergence.text)  # the shape of what the engine answered
-    title = f"{style.rule(group.rule)}: {text}" if group.rule else text
+    title = f"{style.rule(terminal_safe(group.rule))}: {text}" if group.rule else text
     way = group.way_of(case_id)
     here = f" (here: {terminal_safe(group.where(way))})" if way is not None else ""
     if blamed.follows:
@@ -404,17 +410,17 @@ def _ways_lines(group: Group, indent: str) -> list[str]:
 
 def _group_lines(label: str, group: Group, grouping: Grouping, replay: Callable[[str], str], style: Style, *,
                  brief: bool = False) -> list[str]:
+    """One cause: every word from a case, an engine or a report through `terminal_safe`, then styled."""
     example = group.representative
-    where = f"step {example.step + 1} `{example.step_text}`" if example.step is not None else (example.step_text or "setup")
     text = terminal_safe(group.divergence.text)  # the shape of what the engine answered
-    title = f"{style.rule(group.rule)}: {text}" if group.rule else text
+    title = f"{style.rule(terminal_safe(group.rule))}: {text}" if group.rule else text
     lines = [f"{style.bold(label)} — {title} — {_plural(group.count, 'case')}{ways_text(group)}"]
     indent = "    "
     if len(group.blame) > 1:
-        lines.append(f"{indent}also: {', '.join(group.blame[1:])}")
+        lines.append(terminal_safe(f"{indent}also: {', '.join(group.blame[1:])}"))
     lines += _ways_lines(group, indent)
     if brief:
-        lines.append(f"{indent}e.g. {example.case_id} at {_location(example)}")
+        lines.append(terminal_safe(f"{indent}e.g. {example.case_id} at {_location(example)}"))
         return lines
     if group.forms:
         shown = "; ".join(f"{key} ({number})" for key, number in group.forms[:3])
@@ -422,9 +428,9 @@ def _group_lines(label: str, group: Group, grouping: Grouping, replay: Callable[
         lines.append(f"{indent}first seen by the cases as: {terminal_safe(truncate(shown, 400))}{more}")
     rules = ", ".join(f"{share.rule} ({share.cases} of {share.of})" for share in grouping.rules(group)[:3])
     if rules and group.divergence.cause is not Cause.ERROR:  # a protocol error is no rule's
-        lines.append(style.dim(f"{indent}cases cite: {rules}"))
-    lines.append(f"{indent}e.g. {example.case_id} at {_location(example)}, {where}")
-    lines.append(f"{indent}replay: {replay(example.case_id)}")
+        lines.append(style.dim(terminal_safe(f"{indent}cases cite: {rules}")))
+    lines.append(terminal_safe(f"{indent}e.g. {example.case_id} at {_location(example)}, {_where(example)}"))
+    lines.append(terminal_safe(f"{indent}replay: {replay(example.case_id)}"))
     return lines
 
 
@@ -450,7 +456,7 @@ def render_terminal(verdicts: Sequence[Verdict], *, replay: Callable[[str], str]
                                       style=style))
     not_run = [verdict for verdict in verdicts if verdict.not_run]
     if not_run:  # cut short by a signal or the deadline: one line, not a paragraph each
-        parts.append(f"{len(not_run)} case{'' if len(not_run) == 1 else 's'} {not_run[0].message}")
+        parts.append(terminal_safe(f"{len(not_run)} case{'' if len(not_run) == 1 else 's'} {not_run[0].message}"))
     parts += [text for text in (render_groups(grouping, replay=replay, style=style), render_not_applicable(grouping)) if text]
     parts.append(summary_table(verdicts))
     total = counts(verdicts)

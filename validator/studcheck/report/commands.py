@@ -15,6 +15,7 @@ from studcheck.report.load import ReportInputError, RunReport, from_lines, read_
 from studcheck.report.badges import write_badges
 from studcheck.report.model import build_model, double_counted, load_rules
 from studcheck.report.render import write_html
+from studcheck.safe_text import terminal_safe
 
 
 def register(subparsers: Any) -> None:
@@ -38,18 +39,18 @@ def run_report(args: argparse.Namespace) -> int:
     try:
         reports = [read_report(path) for path in args.reports]
     except ReportInputError as error:
-        print(f"studcheck report: {error}", file=sys.stderr)
+        print(terminal_safe(f"studcheck report: {error}"), file=sys.stderr)
         return 2
     problem = double_counted(reports)
     if problem is not None:
-        print(f"studcheck report: {problem}", file=sys.stderr)
+        print(terminal_safe(f"studcheck report: {problem}"), file=sys.stderr)
         return 2
     try:
         target = write_page(reports, args.output, rulebook=args.rulebook)
     except OSError as error:
-        print(f"studcheck report: cannot write {args.output}: {error}", file=sys.stderr)
+        print(terminal_safe(f"studcheck report: cannot write {args.output}: {error}"), file=sys.stderr)
         return 2
-    print(target)
+    print(terminal_safe(str(target)))
     return 0
 
 

@@ -72,7 +72,7 @@ def test_report_and_rulebook_print_a_reports_words_escaped(tmp_path: Path, capsy
 @pytest.fixture
 def hostile_case(tmp_path: Path) -> Path:
     """A case file whose title holds escapes (YAML's "\\e" and "\\a"), in a folder whose name does too."""
-    folder = tmp_path / f"cases\x1b[31mRED\x07"
+    folder = tmp_path / "cases\x1b[31mRED\x07"
     folder.mkdir()
     text = CASE.read_text(encoding="utf-8")
     title = text.splitlines()[1]

@@ -19,7 +19,7 @@ import pytest
 
 from harness_helpers import engine, run_quietly
 from studcheck.harness.compare import canonical_state, diff_json
-from studcheck.protocol.client import _number
+from studcheck.protocol.answers import number as _number
 
 CORRECT = ["extra_keys_changing", "float_numbers"]
 

@@ -38,6 +38,7 @@ from typing import Any
 from studcheck.fuzz.strategies import Chooser
 from studcheck.fuzz.strategies import MAX_STEPS, HandSetup, Move, after_end_move, next_move
 from studcheck.fuzz.compare import ERROR_KIND, Divergence, Signature, differences
+from studcheck.protocol.answers import MAX_PROBLEM_CHARS
 from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, Stopped, Unsolicited, truncate
 from studcheck.protocol.messages import (ErrorReason, RequestType, encode, protocol_schema, response_kind,
                                          schema_problem)
@@ -222,8 +223,8 @@ class Checker:
         problem = schema_problem(response_kind(kind, response).value, response)
         if problem is not None:
             line = truncate(raw.decode("utf-8", errors="replace").rstrip("\n"))
-            raise EngineError(Problem.BAD_RESPONSE, f"the answer to {kind.value} breaks the protocol schema: {problem}",
-                              line=line)
+            raise EngineError(Problem.BAD_RESPONSE, f"the answer to {kind.value} breaks the protocol schema: "
+                              f"{truncate(problem, MAX_PROBLEM_CHARS)}", line=line)
 
 
 def read_answer(client: EngineClient, pending: Pending, reference: Mapping[str, Any], checker: Checker) -> dict[str, Any]:

@@ -10,7 +10,6 @@ evidence, never a hang or a traceback. A signal or the run's deadline cuts any w
 from __future__ import annotations
 
 import json
-import math
 import os
 import selectors
 import shlex
@@ -25,8 +24,7 @@ from enum import Enum
 from typing import IO, Any, Protocol
 
 from studcheck import __version__
-from studcheck.jsonio import MAX_INT_DIGITS
-from studcheck.protocol import stopping
+from studcheck.protocol import answers, stopping
 from studcheck.protocol.pipes import (
     STDERR_KEEP_BYTES,
     Item,
@@ -102,59 +100,6 @@ class Stopped(EngineError):
 
 def _show(raw: bytes) -> str:
     return truncate(raw.decode("utf-8", errors="replace").rstrip("\n"))
-
-
-#: how deep an answer may nest (a state nests five levels; extra keys may add some): deeper ones are
-#: refused, so that no report, reader or recursion downstream meets them (the report readers take 64
-#: levels, jsonio.MAX_DEPTH, and a report line holds an answer four levels down)
-MAX_DEPTH = 48
-
-
-class _OutOfRange(Exception):
-    """A number in an answer that no report reader would take back (jsonio's bounds)."""
-
-
-def _integer(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise _OutOfRange(f"an integer of {len(text.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
-    return int(text)
-
-
-def _constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _depth(value: Any) -> int:
-    """How deeply lists and objects nest in a parsed answer (iterative: no recursion limit)."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            items = list(item.values())
-        elif isinstance(item, list):
-            items = item
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if deepest > MAX_DEPTH:
-            return deepest
-        stack.extend((child, depth + 1) for child in items)
-    return deepest
-
-
-#: Whole floats up to this size are read as integers; past 2**53 a float no longer holds every integer.
-_EXACT_FLOAT = 2.0**53
-
-
-def _number(text: str) -> float | int:
-    """A JSON number with a fraction or exponent: `2.0` is read as the integer 2, as JSON Schema
-    counts it (protocol.md section 1), so an engine that does its arithmetic in floats or whose JSON
-    library writes `2.0` is compared by value; `2.5` stays a float, which the schema refuses."""
-    value = float(text)
-    if not math.isfinite(value) or len(text) > 64:
-        raise _OutOfRange(f"the number {text[:20]}{'…' if len(text) > 20 else ''} is out of range")
-    return int(value) if value.is_integer() and abs(value) <= _EXACT_FLOAT else value
 
 
 class Transport(Protocol):
@@ -753,21 +698,13 @@ class EngineClient:
     def _check(self, kind: RequestType, raw: bytes, entry: dict[str, Any], seq: int, *,
                schema: bool = True) -> dict[str, Any]:
         try:
-            response = json.loads(raw, parse_float=_number, parse_int=_integer, parse_constant=_constant)
-        except _OutOfRange as exc:
+            response = answers.parse(raw)
+        except answers.Refused as exc:
             entry["raw"] = _show(raw)
-            raise EngineError(Problem.BAD_RESPONSE, f"the engine's answer holds {exc}", line=_show(raw)) from None
+            raise EngineError(Problem.BAD_RESPONSE, str(exc), line=_show(raw)) from None
         except (ValueError, UnicodeDecodeError):
             entry["raw"] = _show(raw)
             raise EngineError(Problem.NOT_JSON, "the engine printed something that is not JSON on stdout", line=_show(raw)) from None
-        except RecursionError:
-            entry["raw"] = _show(raw)
-            raise EngineError(Problem.BAD_RESPONSE, f"the engine's answer is nested more than {MAX_DEPTH} levels deep",
-                              line=_show(raw)) from None
-        if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _depth(response) > MAX_DEPTH:
-            entry["raw"] = _show(raw)
-            raise EngineError(Problem.BAD_RESPONSE, f"the engine's answer is nested more than {MAX_DEPTH} levels deep "
-                              "(a state needs five; reports could not be written or read back)", line=_show(raw))
         entry["response"] = response
         if not isinstance(response, dict):
             raise EngineError(Problem.BAD_RESPONSE, "the engine's answer is not a JSON object", line=_show(raw))
@@ -785,7 +722,7 @@ class EngineClient:
         if answered != seq:
             raise EngineError(
                 Problem.WRONG_SEQ,
-                f"the engine answered seq {response.get('seq')!r} to request seq {seq}",
+                f"the engine answered seq {truncate(repr(response.get('seq')), 100)} to request seq {seq}",
                 line=_show(raw),
             )
         if not isinstance(response.get("ok"), bool):
@@ -793,12 +730,16 @@ class EngineClient:
         if kind is RequestType.HELLO and response.get("ok") and response.get("protocol") != PROTOCOL:
             raise EngineError(
                 Problem.PROTOCOL_VERSION,
-                f"the engine speaks protocol {response.get('protocol')!r}; this harness speaks protocol {PROTOCOL}",
+                f"the engine speaks protocol {truncate(repr(response.get('protocol')), 100)}; this harness speaks "
+                f"protocol {PROTOCOL}",
                 line=_show(raw),
             )
+        if kind is RequestType.HELLO and (problem := answers.hello_problem(response)) is not None:
+            raise EngineError(Problem.BAD_RESPONSE, problem, line=_show(raw))
         if self.validate and schema:
             definition = response_kind(kind, response).value
             problem = schema_problem(definition, response)
             if problem is not None:
-                raise EngineError(Problem.BAD_RESPONSE, f"the answer to {kind.value} breaks the protocol schema: {problem}", line=_show(raw))
+                raise EngineError(Problem.BAD_RESPONSE, f"the answer to {kind.value} breaks the protocol schema: "
+                                  f"{truncate(problem, answers.MAX_PROBLEM_CHARS)}", line=_show(raw))
         return response

@@ -79,7 +79,7 @@ def _chip_key(card: Card, low: bool) -> tuple[int, int]:
 
 
 #: Odd-chip priority: cards by (rank, suit), highest first; the larger key is served first.
-ChipKey = tuple[tuple[int, int], ...]
+ChipKey = tuple[tuple[int, ...], ...]
 
 
 def _winning_five_key(hand: Sequence[Card], value_of: Callable[[Sequence[Card]], int | None], low: bool) -> ChipKey:
@@ -126,10 +126,9 @@ def _split_side(
     own_cards: Mapping[int, Sequence[Card]],
     options: Options,
 ) -> dict[int, int]:
-    """The best hands of one side among the contenders share `amount` (empty: nobody qualifies)."""
+    """The best hands of one side among the contenders share `amount` (high and Razz: every hand
+    has a value, so there is always a winner)."""
     winners = _best({seat: side.value_of(hands[seat]) for seat in contenders})
-    if not winners:
-        return {}
     return split(amount, winners, lambda seat: _priority(side, hands[seat], own_cards[seat], options))
 
 
@@ -190,13 +189,10 @@ def award(
         return _priority(HIGH, hands[seat], own_cards[seat], options)
 
     pot.high = split(high_share, high_winners, high_priority)
-    if not low_winners:
-        pot.low = {}
-    elif len(low_winners) > 1 and low_winners == high_winners:
+    if low_winners == high_winners:
         # HILO.QUARTER.EVEN: identical hands split the pot as one, so the low half's odd chips go
         # first to those the high half gave none, each time in the high half's order.
-        unserved = {seat for seat, chips in pot.high.items() if chips == high_share // len(high_winners)}
-        unserved |= set(high_winners) - set(pot.high)
-        pot.low = split(low_half, low_winners, lambda seat: ((int(seat in unserved), 0), *high_priority(seat)))
-    else:
+        served = {seat for seat, chips in pot.high.items() if chips > high_share // len(high_winners)}
+        pot.low = split(low_half, low_winners, lambda seat: ((int(seat not in served),), *high_priority(seat)))
+    elif low_winners:  # else no qualifying low: the pot's low stays empty (HILO.NO-LOW)
         pot.low = split(low_half, low_winners, lambda seat: _priority(EIGHT, hands[seat], own_cards[seat], options))

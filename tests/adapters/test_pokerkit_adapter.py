@@ -83,7 +83,7 @@ def test_every_expected_failure_names_a_case() -> None:
 
 
 def _studcheck(argv: Sequence[str]) -> int:
-    from studcheck.harness import commands
+    from studcheck.commands import run as commands
 
     parser = argparse.ArgumentParser(prog="studcheck")
     commands.register(parser.add_subparsers(dest="command", required=True))

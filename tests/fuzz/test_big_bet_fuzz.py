@@ -15,7 +15,7 @@ import yaml
 from planted import planted_server
 from studcheck.cases.lint import lint_files
 from studcheck.cases.load import load_case
-from studcheck.fuzz.commands import FuzzConfig, fuzz
+from studcheck.commands.fuzz import FuzzConfig, fuzz
 from studcheck.harness.runner import Outcome, Runner
 
 from studcheck.fuzz.play import ExchangeKind, HandRecord, Table

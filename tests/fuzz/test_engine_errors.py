@@ -21,8 +21,8 @@ import yaml
 
 from studcheck.cases.lint import lint_files
 from studcheck.cli import main
-from studcheck.fuzz.commands import FuzzConfig
-from studcheck.fuzz.commands import fuzz as fuzz_command
+from studcheck.commands.fuzz import FuzzConfig
+from studcheck.commands.fuzz import fuzz as fuzz_command
 from studcheck.fuzz.known import load_known
 from studcheck.fuzz.play import Table
 from studcheck.fuzz.strategies import Capabilities, RandomChooser, draw_setup, hand_seed

@@ -15,7 +15,7 @@ from planted import planted_server
 
 from studcheck.cases.lint import lint_files
 from studcheck.cases.load import rule_index
-from studcheck.fuzz.commands import FuzzConfig, fuzz
+from studcheck.commands.fuzz import FuzzConfig, fuzz
 from studcheck.fuzz.strategies import Capabilities, RandomChooser, draw_setup, hand_seed
 from studcheck.protocol.client import EngineClient, InProcessTransport, SubprocessTransport
 from studcheck.rules import Variant

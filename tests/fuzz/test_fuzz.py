@@ -25,7 +25,7 @@ from planted import RULE_BUGS, command, planted_server
 from studcheck.cases.lint import lint_files
 from studcheck.cases.load import load_case
 from studcheck.cli import main
-from studcheck.fuzz.commands import FuzzConfig, fuzz
+from studcheck.commands.fuzz import FuzzConfig, fuzz
 from studcheck.fuzz.known import load_known
 from studcheck.fuzz.play import identical, shortcut_is_sound
 from studcheck.fuzz.shrink import HypothesisChooser

@@ -23,7 +23,7 @@ import pytest
 from planted import command
 from studcheck.cli import main
 from studcheck.fuzz.census import CENSUS_FORMAT, CensusError, merge_censuses, read_census
-from studcheck.fuzz.commands import FuzzConfig, fuzz
+from studcheck.commands.fuzz import FuzzConfig, fuzz
 from studcheck.fuzz.config import Shard, hand_numbers
 from studcheck.fuzz.known import Known
 from studcheck.fuzz.report import Display

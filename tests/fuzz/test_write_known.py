@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from planted import planted_server
-from studcheck.fuzz.commands import FuzzConfig, fuzz
+from studcheck.commands.fuzz import FuzzConfig, fuzz
 from studcheck.fuzz.known import load_known
 from studcheck.protocol.client import EngineClient, InProcessTransport
 

@@ -22,7 +22,7 @@ def engine(name: str) -> str:
 
 def harness_main(argv: Sequence[str]) -> int:
     """`studcheck <argv>` through the harness's own subcommands (what cli.py registers)."""
-    from studcheck.harness import commands
+    from studcheck.commands import run as commands
 
     parser = argparse.ArgumentParser(prog="studcheck")
     subparsers = parser.add_subparsers(dest="command", required=True)

@@ -179,7 +179,7 @@ def test_default_jobs_is_one_engine_per_core(run_harness, tmp_path: Path, monkey
     log = tmp_path / "starts.log"
     monkeypatch.setenv("STUDCHECK_TEST_LOG", str(log))
     monkeypatch.setenv("STUDCHECK_TEST_PARALLEL", "1")
-    monkeypatch.setattr("studcheck.harness.commands.default_jobs", lambda: 2)
+    monkeypatch.setattr("studcheck.commands.run.default_jobs", lambda: 2)
     assert run_harness("run", "--engine", engine("runs_alone"), "--cases", str(CASES))[0] == 0
     assert len(log.read_text().splitlines()) == 2
 

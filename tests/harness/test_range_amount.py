@@ -63,7 +63,7 @@ def test_the_bundled_cases_fail_an_engine_whose_range_amount_lies() -> None:
 
 
 def test_the_fuzzer_finds_an_engine_whose_range_amount_lies(tmp_path: Path) -> None:
-    from studcheck.fuzz.commands import FuzzConfig, fuzz
+    from studcheck.commands.fuzz import FuzzConfig, fuzz
 
     lines: list[str] = []
     client = EngineClient(lambda: InProcessTransport(lambda: planted_server("range_amount")))

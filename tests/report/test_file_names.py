@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from studcheck.cli import main
-from studcheck.report.commands import write_page
+from studcheck.commands.report import write_page
 from studcheck.report.load import from_lines, read_report
 from studcheck.safe_text import FILE_STEM_BYTES, file_safe
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from studcheck.cli import main
-from studcheck.report.commands import write_page
+from studcheck.commands.report import write_page
 from studcheck.report.load import from_lines, read_report
 from studcheck.report.model import Model, build_model, load_rules
 from studcheck.report.render import CLIP, render_html

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from studcheck.cli import main
-from studcheck.report.commands import rulebook_links
+from studcheck.commands.report import rulebook_links
 from studcheck.report.load import read_report
 from studcheck.report.model import Model, build_model, load_rules
 from studcheck.report.render import render_html

@@ -1,6 +1,6 @@
 """The `studcheck` command: parse arguments, build objects, return an exit code.
 
-Each command group lives next to the code it drives and registers its own subcommands, so this
+Each command group is a module of studcheck/commands/ that registers its own subcommands, so this
 module stays a table of contents.
 """
 
@@ -18,11 +18,11 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a command kill
 
 def build_parser() -> argparse.ArgumentParser:
     from studcheck.commands import cases as case_commands
-    from studcheck.fuzz import commands as fuzz_commands
-    from studcheck.harness import commands as harness_commands
     from studcheck.commands import export as phh_commands
-    from studcheck.report import commands as report_commands
+    from studcheck.commands import fuzz as fuzz_commands
+    from studcheck.commands import report as report_commands
     from studcheck.commands import rulebook as rulebook_commands
+    from studcheck.commands import run as harness_commands
 
     parser = argparse.ArgumentParser(
         prog="studcheck",

@@ -1,6 +1,6 @@
 """The command layer: each module turns arguments into objects, calls the packages below, returns an exit code.
 
-No package imports this one (tests/unit/test_layers.py checks it). `harness/commands.py`,
-`report/commands.py` and `fuzz/commands.py` still live beside their packages; they are command
-modules too, and the layer test treats them as such until they move here.
+No package imports this one (tests/unit/test_layers.py checks it): `run` (serve, run, smoke),
+`merge`, `cases` (lint, show, list, coverage), `fuzz`, `report`, `rulebook`, `export` (export,
+import), each registered by cli.py (`merge` by `run`, which it joins the reports of).
 """

@@ -273,7 +273,7 @@ def verdict_of(line: Mapping[str, Any], *, blamed: bool = False) -> Verdict:
 
 def _exit_code(verdicts: Sequence[Verdict], footers: Sequence[Mapping[str, Any]], failing: frozenset[Outcome]) -> int:
     """What `run` would have exited with: a signal's code first, then 1 for a failing case, then 2
-    when no case applied; 0 otherwise (rules of harness/commands.py)."""
+    when no case applied; 0 otherwise (rules of commands/run.py)."""
     signalled = [int(f["exit_code"]) for f in footers if int(f["exit_code"]) > 128]
     if signalled:
         return signalled[0]

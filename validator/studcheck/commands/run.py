@@ -505,14 +505,14 @@ def _junit(args: argparse.Namespace, writer: ReportWriter) -> None:
 
 def _html(args: argparse.Namespace, writer: ReportWriter) -> None:
     if args.html:
-        from studcheck.report.commands import write_run_page
+        from studcheck.commands.report import write_run_page
 
         print(terminal_safe(str(write_run_page(writer.lines, args.html, source=str(args.report or "this run"),
                                                rulebook=args.rulebook))))
 
 
 def _rulebook_base(text: str) -> str:
-    from studcheck.report.commands import rulebook_base
+    from studcheck.commands.report import rulebook_base
 
     return rulebook_base(text)
 

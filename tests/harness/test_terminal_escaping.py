@@ -108,3 +108,10 @@ def test_smoke_and_an_engine_that_cannot_start_print_the_engines_words_escaped(
     out, err = capsys.readouterr()
     assert "acme" in out and "\\x1b]0;pwned\\x07" in out  # the engine's name, as text
     assert "\\x1b[31mRED" in err and _clean(out + err)
+
+
+def test_fuzz_prints_the_engines_words_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--engine", engine("control_chars"), "--hands", "2", "--seed", "1", "--no-progress",
+                 "--out", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert "engine acme" in out and "\\x1b]0;pwned\\x07" in out and _clean(out + err)

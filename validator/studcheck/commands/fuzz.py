@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from studcheck.fuzz.config import DEFAULT_HANDS, DEFAULT_MAX_DIVERGENCES, DEFAULT_OUT, UNBOUNDED, FuzzConfig, Shard
 from studcheck.fuzz.known import Known, KnownError, load_known
 from studcheck.protocol import stopping
+from studcheck.safe_text import terminal_safe
 from studcheck.protocol.client import (
     DEFAULT_TIMEOUT,
     Deadline,
@@ -121,7 +122,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
         try:
             known = load_known(args.known)
         except KnownError as exc:
-            print(f"studcheck fuzz: --known: {exc}", file=sys.stderr)
+            print(terminal_safe(f"studcheck fuzz: --known: {exc}"), file=sys.stderr)
             return EXIT_USAGE
     try:
         argv = engine_argv(args.engine, shell=args.shell)
@@ -144,7 +145,7 @@ def run_fuzz(args: argparse.Namespace) -> int:
                         shard=args.shard or Shard(index=1, count=1), duration=args.duration, census=args.census)
     deadline = Deadline.after(args.deadline) if args.deadline else None
     with stopping.watch() as watch:
-        code = fuzz(EngineClient(factory, timeout=args.timeout, deadline=deadline), config, out=print)
+        code = fuzz(EngineClient(factory, timeout=args.timeout, deadline=deadline), config, out=say)
     return watch.exit_code or code
 
 
@@ -180,11 +181,16 @@ def _fuzz_evaluation(args: argparse.Namespace) -> int:
     client = EngineClient(functools.partial(SubprocessTransport, argv), timeout=args.timeout, deadline=deadline,
                           profile=Profile.EVALUATION)
     with stopping.watch() as watch:
-        code = fuzz_evaluation(client, config, out=print)
+        code = fuzz_evaluation(client, config, out=say)
     return watch.exit_code or code
 
 
-def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None] = print,
+def say(text: str) -> None:
+    """Print a line of the fuzzer's output: the engine's name, answers and stderr as visible escapes."""
+    print(terminal_safe(text))
+
+
+def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None] = say,
          reference: EngineClient | None = None) -> int:
     """The whole command on an engine client (tests pass in-process clients); returns the exit code."""
     try:
@@ -198,13 +204,13 @@ def fuzz(client: EngineClient, config: FuzzConfig, *, out: Callable[[str], None]
     try:
         info = client.start()
     except EngineError as exc:
-        print(f"studcheck fuzz: the engine cannot start\n{diagnose(exc)}", file=sys.stderr)
+        print(terminal_safe(f"studcheck fuzz: the engine cannot start\n{diagnose(exc)}"), file=sys.stderr)
         return EXIT_ENGINE
     try:
         try:
             caps = Capabilities.from_hello(info, only=config.variants)
         except CapabilityError as exc:
-            print(f"studcheck fuzz: {exc}", file=sys.stderr)
+            print(terminal_safe(f"studcheck fuzz: {exc}"), file=sys.stderr)  # the engine's hello
             return EXIT_USAGE if config.variants and "variant" in str(exc) else EXIT_ENGINE
         reference = reference or EngineClient(InProcessTransport, validate=False)
         reference.start()

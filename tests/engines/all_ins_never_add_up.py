@@ -19,7 +19,6 @@ class OneAtATime(Hand):
             betting._pay_to(seat, amount)
             round_.level = max(round_.level, amount)
             round_.wager_level = max(faced, amount)
-            round_.aggressor = seat.seat
             betting._acted(seat, round_)
 
         reopened = betting._reopened

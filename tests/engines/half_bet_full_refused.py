@@ -24,7 +24,6 @@ class HalfBetIsShort(Hand):
             betting._pay_to(seat, amount)
             round_.level = max(round_.level, amount)
             round_.wager_level = max(faced, amount)
-            round_.aggressor = seat.seat
             betting._acted(seat, round_)
 
         def short_reopened(seat, round_):

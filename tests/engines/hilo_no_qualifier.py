@@ -2,7 +2,7 @@
 from _onerule import Hand, Server, run, showdown, swapped
 
 RULES = ("HAND.LOW.EIGHT", "HILO.NO-LOW")
-ANY_LOW = showdown.Side(value_of=showdown.RAZZ.value_of, best_five=showdown.RAZZ.best_five, low=True)
+ANY_LOW = showdown.Side(value_of=showdown.RAZZ.value_of, low=True)
 
 
 class NoQualifier(Hand):

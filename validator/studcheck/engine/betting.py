@@ -75,7 +75,6 @@ class Round:
     wagers: int = 0  # full wagers so far
     reopening: int = 0  # full wagers that reopen for everyone (all but cumulative all-in conversions)
     capped_multiway: bool = False
-    aggressor: int | None = None
     # Pot-limit and no-limit (BIGBET.*): no cap, no double bet, no completion. `raise_size` is the
     # size of the last full bet or raise (the bring-in until someone bets or raises): the minimum
     # raise increment, and what a wager must add to be full and reopen the betting.
@@ -256,7 +255,6 @@ def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[Sea
     full = increment >= round_.unit or (seat.stack == 0 and 2 * increment >= round_.unit)
     round_.level = max(round_.level, amount)
     round_.wager_level = max(faced, amount)
-    round_.aggressor = seat.seat
     if full:
         if round_.double and increment == round_.big and round_.big != round_.small:
             round_.double = False

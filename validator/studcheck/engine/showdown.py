@@ -12,14 +12,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from studcheck.cards import Card, Rank
-from studcheck.evaluate import (
-    high_best_five,
-    high_value,
-    low8_best_five,
-    low8_value,
-    razz_best_five,
-    razz_value,
-)
+from studcheck.evaluate import high_value, low8_value, razz_value
 from studcheck.rules import OddChip, Options, Variant
 
 
@@ -96,16 +89,15 @@ def _winning_five_key(hand: Sequence[Card], value_of: Callable[[Sequence[Card]],
 
 @dataclass(frozen=True, kw_only=True)
 class Side:
-    """How one side of a pot is judged: its value function, its best five, and ace low or high."""
+    """How one side of a pot is judged: its value function, and ace low or high."""
 
     value_of: Callable[[Sequence[Card]], int | None]
-    best_five: Callable[[Sequence[Card]], Sequence[Card] | None]
     low: bool
 
 
-HIGH = Side(value_of=high_value, best_five=high_best_five, low=False)
-RAZZ = Side(value_of=razz_value, best_five=razz_best_five, low=True)
-EIGHT = Side(value_of=low8_value, best_five=low8_best_five, low=True)
+HIGH = Side(value_of=high_value, low=False)
+RAZZ = Side(value_of=razz_value, low=True)
+EIGHT = Side(value_of=low8_value, low=True)
 
 
 def _priority(side: Side, hand: Sequence[Card], own: Sequence[Card], options: Options) -> ChipKey:

@@ -133,7 +133,6 @@ class Hand:
         self.bring_in_seat: int | None = None
         self.fourth_dealt = False  # a street after the opening one was dealt (RAKE.NO-THIRD-STREET)
         self.seventh_aggressor: int | None = None
-        self.seventh_had_round = False
         self.showdown_order: list[int] = []  # seats in the order they were asked to show
         self._showdown_queue: list[int] = []
         self._showdown_pots: list[showdown.Pot] | None = None
@@ -418,8 +417,6 @@ class Hand:
             seat.committed = 0
             seat.acted_at = None
             seat.acted_after = 0
-        if street is self._last:
-            self.seventh_had_round = True
         if opening:
             assert self.bring_in_seat is not None
             first = self.bring_in_seat

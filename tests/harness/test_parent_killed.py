@@ -103,16 +103,19 @@ def test_sigkill_of_run_jobs_2_leaves_no_worker_and_no_engine(mode: str, tmp_pat
     _assert_all_end(left)
 
 
-def test_sigkill_of_fuzz_jobs_2_leaves_no_worker_and_no_engine(tmp_path: Path) -> None:
+@pytest.mark.parametrize("mode", ["slow", "stubborn-child"])
+def test_sigkill_of_fuzz_jobs_2_leaves_no_worker_and_no_engine(mode: str, tmp_path: Path) -> None:
     """`fuzz --jobs 2`: the parent's engine, a fork server, two workers with their engines and the
-    signature manager; all must go when the parent is killed."""
+    signature manager; all must go when the parent is killed. Also engines that ignore SIGTERM and
+    the end of their input and have a child: the parent's own engine, which no worker started,
+    included."""
     folder = tmp_path / "pids"
     folder.mkdir()
-    engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} slow"
+    engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} {mode}"
     left = _kill_when_up([sys.executable, "-m", "studcheck", "fuzz", "--engine", engine, "--hands", "5000", "--jobs", "2",
                           "--no-progress", "--timeout", "600", "--out", str(tmp_path / "out")], folder,
                          lambda: len(_recorded(folder)) >= 3)  # the parent's engine and two workers'
-    assert len(left) >= 5, left  # three engines, two workers at least
+    assert len(left) >= (5 if mode == "slow" else 8), left  # three engines (and their children), two workers at least
     _assert_all_end(left)
 
 
@@ -192,3 +195,41 @@ def test_a_worker_killed_while_its_engine_starts_leaves_its_cases_to_the_others(
     assert process.returncode == 0, out + err
     assert "could not start" in err and "5 cases, 5 applicable" in out
     _assert_all_end(set(worker_engines))
+
+
+def _parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def test_a_fuzz_worker_killed_mid_run_is_a_crash_and_its_engine_ends(tmp_path: Path) -> None:
+    """kill -9 of one `fuzz --jobs 2` worker: the fuzz stops with a verdict that blames studcheck, not
+    the engine, no traceback; the dead worker's engine, which ignores SIGTERM and the end of its
+    input and has a child, is ended by the parent (the worker announced it), and so is everything else."""
+    folder = tmp_path / "pids"
+    folder.mkdir()
+    engine = f"{sys.executable} {ENGINES / 'pid_file.py'} {folder} stubborn-child"
+    process = subprocess.Popen([sys.executable, "-m", "studcheck", "fuzz", "--engine", engine, "--hands", "1000000",
+                                "--jobs", "2", "--no-progress", "--timeout", "600", "--out", str(tmp_path / "out")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + GIVE_UP
+        while len(list(folder.glob("[0-9]*"))) < 3 and time.monotonic() < end:  # the parent's engine and two workers'
+            time.sleep(0.05)
+        engines = [int(path.name) for path in folder.glob("[0-9]*")]
+        assert len(engines) == 3, "the three engines did not start"
+        workers = {engine_pid: _parent_of(engine_pid) for engine_pid in engines if _parent_of(engine_pid) != process.pid}
+        assert len(workers) == 2, workers
+        victim_engine, victim = sorted(workers.items())[0]
+        everything = _descendants(process.pid) | set(_recorded(folder))
+        dead_worker_engine = {victim_engine, *(int(pid) for pid in (folder / str(victim_engine)).read_text().split())}
+        os.kill(victim, signal.SIGKILL)
+        out, err = process.communicate(timeout=GIVE_UP)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert "Traceback" not in out + err, err
+    assert process.returncode == 1, out + err
+    assert "ended without playing the hand" in out and "not the engine's" in out, out
+    assert len(dead_worker_engine) == 2  # the engine and its child
+    _assert_all_end(dead_worker_engine | everything)

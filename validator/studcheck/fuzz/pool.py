@@ -15,7 +15,12 @@ Workers are forked from a warm process, not started cold: where the platform has
 a multiprocessing fork server imports the fuzzer and plays a few hands against the in-process
 reference (studcheck/fuzz/warm.py: the imports, the compiled response schemas, the encoder, the
 evaluator's tables), then forks every worker from that state. So `--jobs N` pays those once, not N
-times. The parent itself is never forked: it has engine reader threads. Elsewhere, spawn (cold).
+times. The parent itself is never forked (it holds its engine's pipes). Elsewhere, spawn (cold).
+
+Nothing outlives a fuzz killed outright (SIGKILL): each worker watches the parent and ends its own
+engine; a guard process (stopping.Guard) ends the parent's engine, which no worker started, and
+any worker's; and a worker killed while the parent lives has its engine ended by the parent (every
+worker announces each engine it starts before its hello, as `run --jobs` workers do).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import multiprocessing
 import os
 import pickle
 import queue
+import signal
 import time
 from collections.abc import Callable
 from multiprocessing.managers import SyncManager
@@ -38,7 +44,8 @@ from studcheck.fuzz.search import SearchConfig, search
 from studcheck.fuzz.shrink import Progress
 from studcheck.fuzz.strategies import Capabilities
 from studcheck.protocol import stopping
-from studcheck.protocol.client import TERM_GRACE, Deadline, EngineClient, EngineError, Problem, Stopped, Transport
+from studcheck.protocol.client import (TERM_GRACE, Announced, Deadline, EngineClient, EngineError, Problem, Stopped,
+                                       Transport)
 
 POLL = 0.1  # how often the parent, waiting for a hand, looks for a signal or the deadline
 STOP_GRACE = 5.0  # seconds a worker has to end its engine after being told to stop
@@ -141,7 +148,11 @@ def _claim(seen: Any, lock: Any) -> Callable[[Signature, int], bool]:
 def _worker(spec: PoolSpec, index: int, results: Any, halt: Any, seen: Any, lock: Any, owner: int) -> None:
     """One worker: its own engine and reference, the one-process search on its hand numbers."""
     stopping.end_with_parent(TERM_GRACE, owner)  # a fuzz killed outright leaves no worker or engine running
-    client = EngineClient(spec.transport, timeout=spec.timeout, deadline=spec.deadline)
+
+    def announced() -> Transport:  # each engine's group, before its hello: the parent ends it if this worker dies
+        return Announced(spec.transport(), lambda pid: results.put(("engine", index, pid)))
+
+    client = EngineClient(announced, timeout=spec.timeout, deadline=spec.deadline)
     table: Table | None = None
     with stopping.watch():  # the parent's SIGTERM (or the terminal's Ctrl-C) ends the engine too
         try:
@@ -174,6 +185,9 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
              on_new: Callable[[Finding], None] = lambda finding: None) -> SearchResult:
     """`search` on `spec.workers` processes: the same SearchResult, built in hand order."""
     progress = progress or Progress()
+    # The parent's own engine (its hello) and every worker's: ended by the guard if this process is
+    # killed outright, whatever they ignore (the workers end theirs too; nobody else ends this one's)
+    guard = stopping.Guard(stopping.groups(), TERM_GRACE)
     if spec.search.duration is not None and spec.ends is None:
         spec = replace(spec, ends=time.monotonic() + spec.search.duration)  # CLOCK_MONOTONIC: one clock for all processes
     context = worker_context()
@@ -187,7 +201,7 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
                for index in range(spec.workers)]
     for process in workers:
         process.start()
-    fold = _Fold(spec=spec, results=results, workers=workers, progress=progress, on_new=on_new)
+    fold = _Fold(spec=spec, results=results, workers=workers, progress=progress, on_new=on_new, guard=guard)
     started = time.perf_counter()
     try:
         fold.run()
@@ -198,6 +212,7 @@ def run_pool(spec: PoolSpec, *, progress: Progress | None = None,
             manager.shutdown()
         except (OSError, EOFError):  # already ended by the same signal as the run
             pass
+        guard.close()
     fold.result.seconds = time.perf_counter() - started - fold.elsewhere
     return fold.result
 
@@ -211,6 +226,7 @@ class _Fold:
     workers: list[Any]  # the worker processes, by index
     progress: Progress
     on_new: Callable[[Finding], None]
+    guard: stopping.Guard | None = None
     result: SearchResult = field(default_factory=SearchResult)
     elsewhere: float = 0.0
 
@@ -219,6 +235,7 @@ class _Fold:
         self.raised: dict[int | None, tuple[Any, ...]] = {}
         self.done: set[int] = set()
         self.requests = 0
+        self.engines: dict[int, list[int]] = {}  # the engine process groups each worker announced
 
     def run(self) -> None:
         numbers, result, config = self.spec.numbers(), self.result, self.spec.search
@@ -261,10 +278,13 @@ class _Fold:
             if owner in self.done:
                 return False
             self.check_stop(number)
+            # looked at on every message, not only when none comes: the other workers may keep the
+            # queue busy for ever while this hand's worker lies dead
+            dead = not self.workers[owner].is_alive() and owner not in self.done
             try:
-                message = self.results.get(timeout=POLL)
+                message = self.results.get_nowait() if dead else self.results.get(timeout=POLL)
             except queue.Empty:
-                if not self.workers[owner].is_alive() and owner not in self.done:
+                if dead:  # and nothing it sent before it died is left to read
                     self.lost(number, owner)
                 continue
             self.take(message)
@@ -273,6 +293,7 @@ class _Fold:
     def lost(self, number: int, owner: int) -> None:
         """A worker ended without its hand and without saying why: stop with a verdict, not a hang."""
         process = self.workers[owner]
+        self.end_engines(owner)
         error = EngineError(Problem.CRASH, f"fuzz worker {owner + 1} ended without playing the hand (exit code "
                                            f"{process.exitcode}; killed for memory?): a studcheck problem, not the engine's")
         misbehaved = EngineMisbehaved(error, None, {})
@@ -284,6 +305,11 @@ class _Fold:
         if kind == "hand":
             _, number, settled, finding = message
             self.hands[number] = (settled, finding)
+        elif kind == "engine":
+            if message[2] is not None:
+                self.engines.setdefault(message[1], []).append(message[2])
+                if self.guard is not None:
+                    self.guard.add(message[2])
         elif kind == "done":
             self.done.add(message[1])
             self.requests += message[2]
@@ -329,3 +355,15 @@ class _Fold:
             if process.is_alive():
                 process.terminate()
                 process.join(timeout=1.0)
+        for index, process in enumerate(workers):
+            if not process.is_alive():
+                self.end_engines(index)
+
+    def end_engines(self, index: int) -> None:
+        """The engines of a worker that is gone: a worker ends its own (so this finds none), unless it
+        was killed; then its engine, which may ignore the end of its input and SIGTERM, is killed whole."""
+        for group in self.engines.pop(index, []) if os.name == "posix" else []:
+            try:
+                os.killpg(group, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass

@@ -24,7 +24,7 @@ from typing import Any
 from studcheck.cases.model import Case
 from studcheck.harness.runner import Runner, Verdict
 from studcheck.protocol import stopping
-from studcheck.protocol.client import TERM_GRACE, EngineError, Problem
+from studcheck.protocol.client import TERM_GRACE, Announced, EngineError, Problem
 
 #: fork is cheap and shares the loaded cases; elsewhere (macOS, Windows) the workers are threads
 AVAILABLE = sys.platform.startswith("linux")
@@ -123,7 +123,7 @@ def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case], 
     factory = runner.client.transport_factory
     # every engine this worker starts is announced before its hello, so that a parent whose worker
     # dies even while an engine is starting can end that engine's group
-    runner.client._factory = lambda: _Announced(factory(), conn)
+    runner.client._factory = lambda: Announced(factory(), lambda pid: conn.send(("engine", pid)))
     if os.getppid() != parent:  # the harness died before this worker got going
         os._exit(1)
     stopping.end_with_parent(TERM_GRACE, parent)  # a harness killed outright: see stopping.end_with_parent
@@ -141,21 +141,6 @@ def _serve(conn: Connection, make: Callable[[], Runner], cases: Sequence[Case], 
             conn.send(_answer(runner, by_id, message))
     finally:
         runner.client.stop(polite=False)
-
-
-class _Announced:
-    """A transport that tells the parent its engine's process id (its group) as soon as it runs."""
-
-    def __init__(self, inner: Any, conn: Connection) -> None:
-        self._inner = inner
-        self._conn = conn
-
-    def start(self) -> None:
-        self._inner.start()
-        self._conn.send(("engine", getattr(self._inner, "pid", None)))
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
 
 
 def _answer(runner: Runner, by_id: dict[str, Case], message: tuple[Any, ...]) -> tuple[str, Any]:

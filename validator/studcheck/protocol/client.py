@@ -150,7 +150,7 @@ class SubprocessTransport:
         except OSError as exc:
             raise EngineError(Problem.START, f"cannot start the engine {shlex.join(self.argv)!r}: {exc}") from None
         assert self._process.stdout is not None and self._process.stderr is not None
-        stopping.register(id(self), self._terminate_group, self._kill_group)
+        stopping.register(id(self), self._terminate_group, self._kill_group, group=self._process.pid)
         self._lines = line_source(self._process.stdout, self._process.stderr, self._stderr, self._max_line)
         self._idle = ReadWatch(self._process.pid) if isinstance(self._lines, PolledLines) else None
 
@@ -440,6 +440,24 @@ class InProcessTransport:
 
     def close(self, grace: float = 1.0) -> None:
         self._server = None
+
+
+class Announced:
+    """A transport that tells `tell` its engine's process id (its process group) as soon as it runs,
+    before its hello: whoever must end the engine if the process driving it dies (a worker's parent,
+    a `Guard`) knows of it even while it starts."""
+
+    def __init__(self, inner: Transport, tell: Callable[[int | None], None]) -> None:
+        self._inner = inner
+        self._tell = tell
+
+    def start(self) -> None:
+        self._inner.start()
+        pid = getattr(self._inner, "pid", None)
+        self._tell(pid if isinstance(pid, int) else None)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
 
 
 def engine_argv(command: str, *, shell: bool = False) -> list[str]:

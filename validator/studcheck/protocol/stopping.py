@@ -15,6 +15,8 @@ import argparse
 import os
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -71,6 +73,7 @@ class Watch:
 _current: Watch | None = None
 _engines: dict[int, Callable[[], None]] = {}
 _killers: dict[int, Callable[[], None]] = {}
+_groups: dict[int, int] = {}
 
 
 def signal_name(signum: int) -> str:
@@ -85,12 +88,16 @@ def requested() -> int | None:
     return None if _current is None else _current.signum
 
 
-def register(key: int, terminate: Callable[[], None], kill: Callable[[], None] | None = None) -> None:
+def register(key: int, terminate: Callable[[], None], kill: Callable[[], None] | None = None, *,
+             group: int | None = None) -> None:
     """Call `terminate` (it must only send signals: it runs inside the handler) when a signal comes;
-    `kill` (signals only too) is for `end_all`, when nobody is left to wait for a polite exit."""
+    `kill` (signals only too) is for `end_all`, when nobody is left to wait for a polite exit.
+    `group`: the engine's process group, for a `Guard` (see `groups`)."""
     _engines[key] = terminate
     if kill is not None:
         _killers[key] = kill
+    if group is not None:
+        _groups[key] = group
     if requested() is not None:  # started after the signal: stop it at once too
         terminate()
 
@@ -98,6 +105,12 @@ def register(key: int, terminate: Callable[[], None], kill: Callable[[], None] |
 def unregister(key: int) -> None:
     _engines.pop(key, None)
     _killers.pop(key, None)
+    _groups.pop(key, None)
+
+
+def groups() -> tuple[int, ...]:
+    """The process groups of the engines this process runs now."""
+    return tuple(_groups.values())
 
 
 def end_all(grace: float) -> None:
@@ -150,7 +163,7 @@ def watch(signals: tuple[int, ...] = SIGNALS, *, interrupt: bool = False) -> Ite
         _current = None
 
 
-#: how often a worker looks whether the process that started it is still there (seconds)
+#: how often a worker (or a Guard) looks whether the process that started it is still there (seconds)
 PARENT_POLL = 0.2
 
 
@@ -206,3 +219,58 @@ def _running(pid: int) -> bool:
             return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
     except (OSError, IndexError):
         return True
+
+
+_guards: list[subprocess.Popen[bytes]] = []
+
+
+class Guard:
+    """A small process that ends engines whose harness was killed outright (SIGKILL, the OOM killer).
+
+    A killed process runs no cleanup, and an engine that ignores SIGTERM and the end of its input
+    (or a child it started) would run on forever. The guard (protocol/guard.py, a script that
+    imports nothing of studcheck) is told the engines' process groups (`add`) and watches the
+    process that started it: once that is gone, it sends each group still there SIGTERM and,
+    `grace` seconds later, SIGKILL. After `close` (no more engines to come) it also ends by itself
+    once those groups are gone. It runs in a session of its own, so a signal to the harness's
+    process group does not take it along. POSIX only; elsewhere it does nothing.
+    """
+
+    def __init__(self, groups: tuple[int, ...], grace: float, *, poll: float = PARENT_POLL) -> None:
+        self._process: subprocess.Popen[bytes] | None = None
+        if os.name != "posix":
+            return
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "guard.py")
+        argv = [sys.executable, "-I", "-S", script, str(os.getpid()), str(grace), str(poll), *map(str, groups)]
+        if not os.path.isfile(script):  # not installed as files (a zip): no guard
+            return
+        try:
+            self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError:
+            self._process = None
+            return
+        # kept until it exits (it outlives the caller's reference: it waits for the groups to go)
+        _guards[:] = [process for process in _guards if process.poll() is None] + [self._process]
+
+    @property
+    def pid(self) -> int | None:
+        return None if self._process is None else self._process.pid
+
+    def _say(self, line: str) -> None:
+        process = self._process
+        if process is None or process.stdin is None:
+            return
+        try:
+            process.stdin.write(f"{line}\n".encode("ascii"))
+            process.stdin.flush()
+        except (OSError, ValueError):  # it ended: nothing to tell
+            pass
+
+    def add(self, group: int) -> None:
+        """Guard this engine process group too."""
+        self._say(str(group))
+
+    def close(self) -> None:
+        """No more engines to guard: the guard ends once the groups it knows are gone."""
+        self._say("done")

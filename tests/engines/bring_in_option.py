@@ -24,7 +24,10 @@ class OptionHand(Hand):
 
         def next_to_act(seats, first, round_):
             found = original(seats, first, round_)
-            if found is None and round_.opening and round_.wagers == 0 and not self.option_given:
+            # nobody completed or raised: `wagers` counts fixed-limit wagers only; in pot and no limit
+            # a raise (all-in or not) lifts the level above the bring-in
+            called = round_.wagers == 0 and (not round_.big_bet or round_.level == self.stakes.bring_in)
+            if found is None and round_.opening and called and not self.option_given:
                 seat = self.seats[self.bring_in_seat]
                 if seat.can_bet and seat.committed == round_.level and betting.count_bettors(seats) > 1:
                     self.option_given = True

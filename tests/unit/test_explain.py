@@ -381,3 +381,32 @@ def test_a_hand_without_a_collector_records_nothing(monkeypatch: pytest.MonkeyPa
     for request, _, _ in next(iter(replays.values()))[3]:
         explaining.handle(request)
     assert calls  # the same patch sees the calls of a hand that has a collector
+
+
+def test_three_deviations_of_a_third_party_engine_are_blamed_on_the_rules_they_break(replays: Mapping[str, Any]) -> None:
+    """What PokerKit 0.7.7 does in three cases, each blamed on the rule the case's comment says it breaks."""
+    def facts(case_id: str, index: int) -> dict[str, tuple[str, ...]]:
+        log = [entry for entry in replays[case_id][3] if entry[0].get("type") != "hello"]
+        return log[index][2]
+
+    # SH-SHD-010 (08-showdown.md): the others mucked; the last contender wins without being asked
+    # (SHOWDOWN.UNCONTESTED), so an engine still at the showdown, asking him, broke that rule
+    assert lookup(facts("SH-SHD-010", -1), "street")[0] == "SHOWDOWN.UNCONTESTED"
+    # SH-ANT-005 (02-antes.md): seat 1 antes its whole 3, seat 2 antes 5, stack 95; the 2 only seat 2
+    # paid stays in until the end (ANTE.ALL-IN). Given back at the ante (97), that rule is broken;
+    # a stack below 95 is a wrong ante (ANTE.DEAD)
+    after_antes = facts("SH-ANT-005", 0)
+    rules = lookup(after_antes, "stacks.2")
+    assert rules == ("ANTE.ALL-IN", "ANTE.DEAD")
+    assert narrowed(after_antes, "stacks.2", rules, 97) == rules
+    assert narrowed(after_antes, "stacks.2", rules, 94) == ("ANTE.DEAD",)
+    # SH-RAK-031 (09-pots.md, 12-rake.md): 1 chip left after the rake for two tied straights; it goes
+    # to seat 2 (6s over 6h), seat 1 is not listed. Seat 1 listed with 0 breaks POT.NO-ZERO-SHARE;
+    # given the chip, the odd-chip rule
+    final = facts("SH-RAK-031", -1)
+    path = "result.pots[0].winners.1"
+    rules = lookup(final, path)
+    assert rules[:2] == ("POT.NO-ZERO-SHARE", "POT.ODD-CHIP.WINNING-FIVE")
+    assert narrowed(final, path, rules, 0)[0] == "POT.NO-ZERO-SHARE"
+    assert narrowed(final, path, rules, 1)[0] == "POT.ODD-CHIP.WINNING-FIVE"
+    assert lookup(final, "result.stacks.1")[0] == "POT.ODD-CHIP.WINNING-FIVE"

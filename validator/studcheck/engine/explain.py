@@ -314,11 +314,13 @@ def note_antes(hand: Hand) -> None:
     """Stacks and the pot after the antes (dead money; all-in on the ante)."""
     assert hand._notes is not None
     notes = hand._notes
-    ante_all_in = False
+    ante_all_in = any(seat.stack == 0 for seat in hand._seat_list)
     for seat in hand._seat_list:
         if seat.stack == 0:
-            ante_all_in = True
             notes.add(f"stacks.{seat.seat}", "ANTE.ALL-IN", "ANTE.DEAD")
+        elif ante_all_in:  # the part of its ante the short seat did not match stays in until the end
+            notes.add(f"stacks.{seat.seat}", "ANTE.ALL-IN", "ANTE.DEAD")
+            notes.narrow(f"stacks.{seat.seat}", "ANTE.ALL-IN", [f"{seat.stack + 1}..{seat.stack + seat.total}"])
         else:
             notes.add(f"stacks.{seat.seat}", "ANTE.DEAD")
     notes.add("pot_total", "ANTE.DEAD")

@@ -87,33 +87,48 @@ def _share_rules(shares: Mapping[int, int], tied: int, options: Options) -> list
 
 
 def _tied(values: Mapping[int, int | None]) -> int:
+    return len(_best(values))
+
+
+def _best(values: Mapping[int, int | None]) -> list[int]:
+    """The seats with the best value (None: no hand for this half)."""
     scored = [value for value in values.values() if value is not None]
-    return scored.count(max(scored)) if scored else 0
+    return [seat for seat, value in values.items() if scored and value == max(scored)]
 
 
 def note_zero_shares(facts: Facts, pot: Pot, shown: Sequence[int], variant: Variant,
-                     hands: Mapping[int, Sequence[Card]]) -> None:
+                     hands: Mapping[int, Sequence[Card]]) -> Facts:
     """POT.NO-ZERO-SHARE first for a pot or half that lists fewer seats than won it (a tied winner's
-    share was 0, or the rake left the pot or half empty)."""
+    share was 0, or the rake left the pot or half empty), and for each such winner left out, whose
+    fact says why it got nothing. Returns the narrowings: POT.NO-ZERO-SHARE is broken by an engine
+    that lists him with 0 chips; one that gives him chips broke the odd-chip rule that follows."""
+    narrowings: Facts = {}
     for name, listed, won in _halves(pot, shown, variant, hands):
-        if len(listed) < won and name in facts:
-            facts[name] = ("POT.NO-ZERO-SHARE",) + tuple(rule for rule in facts[name] if rule != "POT.NO-ZERO-SHARE")
+        if len(listed) >= len(won) or name not in facts:
+            continue
+        facts[name] = ("POT.NO-ZERO-SHARE",) + tuple(rule for rule in facts[name] if rule != "POT.NO-ZERO-SHARE")
+        share = facts.get(f"{name}.{min(listed)}", facts[name]) if listed else facts[name]
+        for seat in won:
+            if seat not in listed:
+                facts[f"{name}.{seat}"] = ("POT.NO-ZERO-SHARE",) + tuple(r for r in share if r != "POT.NO-ZERO-SHARE")
+                narrowings[f"{name}.{seat}|POT.NO-ZERO-SHARE"] = ("0",)
+    return narrowings
 
 
 def _halves(pot: Pot, shown: Sequence[int], variant: Variant,
-            hands: Mapping[int, Sequence[Card]]) -> list[tuple[str, Mapping[int, int], int]]:
-    """(name, the shares listed, how many seats won it) for each half of a pot (one for a high or low game)."""
+            hands: Mapping[int, Sequence[Card]]) -> list[tuple[str, Mapping[int, int], list[int]]]:
+    """(name, the shares listed, the seats that won it) for each half of a pot (one for a high or low game)."""
     if variant is not Variant.STUD_HILO8:
         if not shown:
-            return [("winners", pot.winners, 1)]
+            return [("winners", pot.winners, list(pot.winners)[:1])]
         value = razz_value if variant is Variant.RAZZ else high_value
-        return [("winners", pot.winners, _tied({seat: value(hands[seat]) for seat in shown}))]
+        return [("winners", pot.winners, _best({seat: value(hands[seat]) for seat in shown}))]
     if not shown:
-        return [("high", pot.high, 1)]
-    halves: list[tuple[str, Mapping[int, int], int]] = [("high", pot.high, _tied({s: high_value(hands[s]) for s in shown}))]
+        return [("high", pot.high, list(pot.high)[:1])]
+    halves: list[tuple[str, Mapping[int, int], list[int]]] = [("high", pot.high, _best({s: high_value(hands[s]) for s in shown}))]
     lows = {seat: low8_value(hands[seat]) for seat in shown}
     if any(value is not None for value in lows.values()):
-        halves.append(("low", pot.low, _tied(lows)))
+        halves.append(("low", pot.low, _best(lows)))
     return halves
 
 
@@ -210,8 +225,12 @@ def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int
     notes = hand._notes
     at_showdown = hand.street is Street.SHOWDOWN
     if at_showdown:
-        notes.add("street", "SHOWDOWN.MUCK")
-        notes.add("to_act", "SHOWDOWN.MUCK")
+        # the others mucked and left one who has not shown: he wins without showing, nobody is asked
+        left = [seat for seat in hand.seats.values() if not seat.folded and not seat.mucked]
+        alone = len(left) == 1 and not left[0].shown
+        ended = ("SHOWDOWN.UNCONTESTED", "SHOWDOWN.MUCK") if alone else ("SHOWDOWN.MUCK",)
+        notes.add("street", *ended)
+        notes.add("to_act", *ended)
     else:
         notes.add("result.showdown_order", *notes.get("street"))
     for seat in returned:
@@ -237,12 +256,16 @@ def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int
         facts = award_rules(pot, shown, hand.variant, hand.options, hands,
                             uncontested=notes.get("street") if not at_showdown else ("SHOWDOWN.UNCONTESTED",),
                             side_pot=index > 0)
-        note_zero_shares(facts, pot, shown, hand.variant, hands)
+        narrowings = note_zero_shares(facts, pot, shown, hand.variant, hands)
         for fact, rules in facts.items():
             notes.add(f"{where}.{fact}", *rules)
             half, _, winner = fact.partition(".")
             if winner and not notes.get(f"result.stacks.{winner}"):
-                notes.add(f"result.stacks.{winner}", *rules)
+                zero = f"{fact}|POT.NO-ZERO-SHARE" in narrowings  # a stack that differs: he got chips
+                notes.add(f"result.stacks.{winner}", *(rules[1:] if zero else rules))
+        for key, values in narrowings.items():
+            fact, _, rule = key.partition("|")
+            notes.narrow(f"{where}.{fact}", rule, values)
     main = notes.get("result.pots[0].winners") or notes.get("result.pots[0].high") or ("POT.SIDE",)
     notes.add("result.stacks", *main)
     notes.add("result.returned", "POT.UNCALLED")

@@ -307,7 +307,8 @@ def low_category(value: int) -> LowCategory:
 
 
 # --------------------------------------------------------------------------------------------
-# Best five cards (showdown display and odd-chip decisions; not a hot path)
+# Best five cards (for people and the evaluation profile's blame, evaluation/explain.py; the engine's
+# odd chip uses showdown._winning_five_key; not a hot path)
 # --------------------------------------------------------------------------------------------
 
 

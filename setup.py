@@ -31,9 +31,11 @@ COMPILED_MODULES = (
     "validator/studcheck/engine/explain.py",
     "validator/studcheck/engine/explain_award.py",
     "validator/studcheck/engine/explain_legal.py",
+    "validator/studcheck/engine/notes.py",
     "validator/studcheck/engine/betting.py",
     "validator/studcheck/engine/showdown.py",
     "validator/studcheck/engine/state.py",
+    "validator/studcheck/engine/values.py",
     "validator/studcheck/evaluate.py",
 )
 

@@ -25,10 +25,10 @@ from pathlib import Path
 TARGET_PATTERNS = ("engine/*.py", "rules.py", "evaluate.py")
 #: Explanations (which rule decided a fact, for blame) are not part of what an engine shows over
 #: the protocol, so the case suite cannot tell their mutants apart: engine/explain.py, its award
-#: half engine/explain_award.py and its betting half engine/explain_legal.py, and the lines of the engine that only feed them (its guarded
+#: half engine/explain_award.py, its betting half engine/explain_legal.py and their collector engine/notes.py, and the lines of the engine that only feed them (its guarded
 #: `self._notes` calls) are not mutated here. They are pinned by tests/unit/test_explain.py and
 #: tests/harness/test_blame.py, whose expectations come from the rules (docs/mutation.md, "What is not mutated").
-EXCLUDED_FILES = ("engine/explain.py", "engine/explain_award.py", "engine/explain_legal.py")
+EXCLUDED_FILES = ("engine/explain.py", "engine/explain_award.py", "engine/explain_legal.py", "engine/notes.py")
 EXPLANATION_MARKS = ("self._notes", "explain.")
 
 #: Operators in the order they are tried at one node.

@@ -45,7 +45,6 @@ hand reaches every recording point through this module.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from studcheck.cards import Card
 from studcheck.engine import betting
@@ -60,56 +59,12 @@ from studcheck.engine.explain_legal import _SHORT, _WAGERS, Refused, Table, coun
 from studcheck.engine.explain_legal import cap_rules as cap_rules
 from studcheck.engine.explain_legal import refusal_rules as refusal_rules
 from studcheck.engine.explain_legal import wager_rules as wager_rules
+from studcheck.engine.notes import Facts as Facts
+from studcheck.engine.notes import HandView
+from studcheck.engine.notes import Notes as Notes
+from studcheck.engine.values import Action, LegalAction
 from studcheck.evaluate import exposed_high_key, exposed_low_key
 from studcheck.rules import ActionType, BringInTie, FirstActorTie, Street, Variant
-
-if TYPE_CHECKING:
-    from studcheck.engine.state import Action, Hand, LegalAction
-
-Facts = dict[str, tuple[str, ...]]
-
-
-class Notes:
-    """The rules behind each fact of the current state (path -> rule IDs, most specific first)."""
-
-    def __init__(self) -> None:
-        self._facts: Facts = {}
-        self._candidates: set[str] = set()  # the `<fact>|<rule>` keys recorded
-        #: this round's actions in order: (seat, how its wager counted: `counted`; None for no wager)
-        self.actions: list[tuple[int, str | None]] = []
-
-    def add(self, fact: str, *rules: str) -> None:
-        """Record (or replace) the rules that decided `fact` (and forget its candidate sets)."""
-        self._facts[fact] = tuple(rules)
-        if self._candidates:
-            for key in [key for key in self._candidates if key.startswith(fact + "|")]:
-                self._candidates.discard(key)
-                del self._facts[key]
-
-    def narrow(self, fact: str, rule: str, values: Sequence[object]) -> None:
-        """Record `<fact>|<rule>`: the values `fact` may take when `rule` (a narrowing rule: a tie
-        rule, the all-in or folded detail; an option value that took something away) is the one
-        broken, `lo..hi` for a range of whole numbers; after `add(fact, ...)`."""
-        key = f"{fact}|{rule}"
-        self._facts[key] = tuple(sorted({str(value) for value in values}))
-        self._candidates.add(key)
-
-    def get(self, fact: str) -> tuple[str, ...]:
-        return self._facts.get(fact, ())
-
-    def clear_prefix(self, prefix: str) -> None:
-        """Forget `prefix` and every fact under it (`legal` also drops `legal.raise`)."""
-        for fact in [f for f in self._facts if f == prefix or f.startswith((prefix + ".", prefix + "[", prefix + "|"))]:
-            del self._facts[fact]
-            self._candidates.discard(fact)
-
-    def clear(self) -> None:
-        self._facts.clear()
-        self._candidates.clear()
-
-    def facts(self) -> Facts:
-        """A copy of every recorded fact."""
-        return dict(self._facts)
 
 
 def parent_path(path: str) -> str | None:
@@ -251,7 +206,7 @@ def setup_rules(variant: object, message: str | None) -> tuple[str, ...]:
 # --- the hand's recording points (called by Hand only when it has a collector) ----------------------
 
 
-def note_state(hand: Hand, notes: Notes) -> None:
+def note_state(hand: HandView, notes: Notes) -> None:
     """Record the facts derived from the current state (the legal actions, the pots) into the
     collector; the Server calls this after each answer when explanations are wanted."""
     notes.clear_prefix("legal")
@@ -270,7 +225,7 @@ def note_state(hand: Hand, notes: Notes) -> None:
         notes.add("pots", *(("ANTE.ALL-IN", "POT.SIDE") if ante_only else ("POT.SIDE",)))
 
 
-def refusal_of(hand: Hand, action: Action, reason: Reason) -> tuple[str, ...]:
+def refusal_of(hand: HandView, action: Action, reason: Reason) -> tuple[str, ...]:
     """The rules behind refusing `action` with `reason` (the hand is unchanged)."""
     seat = hand.seats.get(hand.to_act) if hand.to_act is not None else None
     showdown_street = hand.street is Street.SHOWDOWN
@@ -284,7 +239,7 @@ def refusal_of(hand: Hand, action: Action, reason: Reason) -> tuple[str, ...]:
     return refusal_rules(refused, facts)
 
 
-def table_of(hand: Hand, seat: SeatState) -> Table:
+def table_of(hand: HandView, seat: SeatState) -> Table:
     """The game facts the legal-action rules of `seat` depend on."""
     layout = hand.layout
     decided = layout.open_pair_street or (layout.streets[1] if len(layout.streets) > 1 else None)
@@ -301,7 +256,7 @@ def table_of(hand: Hand, seat: SeatState) -> Table:
     )
 
 
-def legal_facts(hand: Hand) -> dict[str, tuple[str, ...]]:
+def legal_facts(hand: HandView) -> dict[str, tuple[str, ...]]:
     """`legal` and `legal.<kind>` for the seat to act (empty between rounds and at the end)."""
     if hand.to_act is None or hand.round is None:
         return {}
@@ -310,7 +265,7 @@ def legal_facts(hand: Hand) -> dict[str, tuple[str, ...]]:
     return legal_rules(seat, hand.round, hand._seat_list, pairs, table_of(hand, seat))
 
 
-def note_antes(hand: Hand) -> None:
+def note_antes(hand: HandView) -> None:
     """Stacks and the pot after the antes (dead money; all-in on the ante)."""
     assert hand._notes is not None
     notes = hand._notes
@@ -329,7 +284,7 @@ def note_antes(hand: Hand) -> None:
     notes.add("all_in", *(("ANTE.ALL-IN",) if ante_all_in else ("ALLIN.CALL-SHORT",)))
 
 
-def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
+def note_opening(hand: HandView, doors: dict[int, Card]) -> None:
     """The opening deal (third street; five-card second street)."""
     assert hand._notes is not None
     rule = "FIVE.DEAL" if hand.variant is Variant.FIVE_CARD_STUD else "DEAL.THIRD"
@@ -340,7 +295,7 @@ def note_opening(hand: Hand, doors: dict[int, Card]) -> None:
     hand._notes.add("community", "DEAL.STREETS" if rule == "DEAL.THIRD" else "FIVE.STREETS")
 
 
-def street_rules(hand: Hand, *, remade: bool = False, burned: bool = False) -> list[str]:
+def street_rules(hand: HandView, *, remade: bool = False, burned: bool = False) -> list[str]:
     """The rules that put a card where it is on a later street, most specific first: the burn
     before it, or the option value that took the burn away (`burn_cards: false`, DEAL.BURN)."""
     if hand.variant is Variant.FIVE_CARD_STUD:
@@ -349,7 +304,7 @@ def street_rules(hand: Hand, *, remade: bool = False, burned: bool = False) -> l
     return (["DEAL.SHORT-STUB.REMAKE"] if remade else []) + burn + ["DEAL.STREETS"]
 
 
-def note_street(hand: Hand, dealt: list[int]) -> None:
+def note_street(hand: HandView, dealt: list[int]) -> None:
     """One up card each on fourth to sixth street (five-card third and fourth)."""
     assert hand._notes is not None
     rules = street_rules(hand, burned=hand.options.burn_cards)
@@ -357,7 +312,7 @@ def note_street(hand: Hand, dealt: list[int]) -> None:
         hand._notes.add(f"up.{seat}", *rules)
 
 
-def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned: bool, community: bool) -> None:
+def note_last_street(hand: HandView, cards: dict[int, Card], *, remade: bool, burned: bool, community: bool) -> None:
     """The last card: dealt to each, after a remade stub, or one community card (short stub)."""
     assert hand._notes is not None
     rules = street_rules(hand, remade=remade, burned=burned)
@@ -376,7 +331,7 @@ def note_last_street(hand: Hand, cards: dict[int, Card], *, remade: bool, burned
         hand._notes.add("community", *rules)
 
 
-def note_first_actor(hand: Hand, first: int) -> None:
+def note_first_actor(hand: HandView, first: int) -> None:
     """Who opens a round: the bring-in card, or the best board. Only this street's first-actor rules:
     why the round before ended is the `street` fact's (BRING-IN.CALLED-ROUND-ENDS, BET.ROUND-END).
     Each narrowing rule also gets its candidate set (`to_act|<rule>`, `first_actor_candidates`)."""
@@ -407,7 +362,7 @@ def note_first_actor(hand: Hand, first: int) -> None:
         notes.add("committed", "BET.ROUND-END")
 
 
-def first_actor_candidates(hand: Hand, first: int, rules: Sequence[str]) -> dict[str, list[int]]:
+def first_actor_candidates(hand: HandView, first: int, rules: Sequence[str]) -> dict[str, list[int]]:
     """For each narrowing rule among `rules`, the seats `to_act` could be if that rule were the one
     broken and the general rule kept: the blame of a `to_act` outside them passes to the next rule.
 
@@ -457,7 +412,7 @@ def first_actor_candidates(hand: Hand, first: int, rules: Sequence[str]) -> dict
     return out
 
 
-def note_action(hand: Hand, action: Action, legal: LegalAction) -> None:
+def note_action(hand: HandView, action: Action, legal: LegalAction) -> None:
     """An accepted action: the rules of the legal entry it matched explain what it changed."""
     assert hand._notes is not None
     notes = hand._notes
@@ -484,7 +439,7 @@ def note_action(hand: Hand, action: Action, legal: LegalAction) -> None:
         notes.add("folded", "BET.FOLD")
 
 
-def note_turn(hand: Hand, seat_number: int) -> None:
+def note_turn(hand: HandView, seat_number: int) -> None:
     """After a betting action: who acts next, or why the round is over."""
     assert hand._notes is not None and hand.round is not None
     notes = hand._notes
@@ -503,7 +458,7 @@ def note_turn(hand: Hand, seat_number: int) -> None:
     notes.add("to_act", *rules)
 
 
-def runout_rules(hand: Hand) -> tuple[str, ...]:
+def runout_rules(hand: HandView) -> tuple[str, ...]:
     """A street dealt without betting: fewer than two players can bet (after the round that ended)."""
     assert hand._notes is not None
     before = hand._notes.get("street")
@@ -512,7 +467,7 @@ def runout_rules(hand: Hand) -> tuple[str, ...]:
     return ("ALLIN.RUNOUT",) + tuple(rule for rule in before if rule.startswith(("BET.", "BRING-IN.")))
 
 
-def note_last_live(hand: Hand) -> None:
+def note_last_live(hand: HandView) -> None:
     """Everyone else folded: the hand ends without a showdown."""
     assert hand._notes is not None and hand.round is not None
     winner = hand._live()[0].seat
@@ -522,7 +477,7 @@ def note_last_live(hand: Hand) -> None:
     hand._notes.add("to_act", *rules)
 
 
-def note_returned(hand: Hand, seat: int) -> None:
+def note_returned(hand: HandView, seat: int) -> None:
     """Uncalled chips given back at the end of a round."""
     assert hand._notes is not None and hand.round is not None
     bring_in = hand.seats.get(hand.bring_in_seat) if hand.bring_in_seat is not None else None

@@ -25,7 +25,7 @@ from studcheck.evaluate import high_category, high_value, low8_value, razz_value
 from studcheck.rules import OddChip, Options, Street, Variant
 
 if TYPE_CHECKING:
-    from studcheck.engine.state import Hand
+    from studcheck.engine.notes import HandView
 
 #: fact path -> rule IDs, most specific first (explain.py's Facts)
 Facts = dict[str, tuple[str, ...]]
@@ -208,7 +208,7 @@ def award_rules(
 # --- the showdown's recording points (called by Hand only when it has a collector) -------------
 
 
-def note_showdown_order(hand: Hand, first: int) -> None:
+def note_showdown_order(hand: HandView, first: int) -> None:
     """Who shows first: the last aggressor of the final round, else the unbet-showdown option."""
     assert hand._notes is not None
     if hand.seventh_aggressor is not None and first == hand.seventh_aggressor:
@@ -219,7 +219,7 @@ def note_showdown_order(hand: Hand, first: int) -> None:
     hand._notes.add("result.showdown_order", *rules)
 
 
-def note_finish(hand: Hand, pots: list[Pot], returned: dict[int, int], rake: int) -> None:
+def note_finish(hand: HandView, pots: list[Pot], returned: dict[int, int], rake: int) -> None:
     """The result: returned chips, rake, pots and each share of each pot, the final stacks."""
     assert hand._notes is not None
     notes = hand._notes

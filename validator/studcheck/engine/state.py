@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
 from typing import Any
@@ -20,7 +19,9 @@ from studcheck.engine.betting import Round, SeatState
 from studcheck.engine.dealing import Dealer
 from studcheck.engine.errors import IllegalAction, Reason
 from studcheck.engine import explain
-from studcheck.engine.explain import Notes
+from studcheck.engine.notes import Notes
+from studcheck.engine.values import Action as Action
+from studcheck.engine.values import LegalAction as LegalAction
 from studcheck.rules import (
     AMOUNT_ACTIONS,
     ActionType,
@@ -44,36 +45,6 @@ _COMMITTED = attrgetter("committed")
 # than an attribute of the enum class.
 _SHOWDOWN, _COMPLETE = Street.SHOWDOWN, Street.COMPLETE
 _FOLD, _CHECK, _CALL, _BRING_IN = ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BRING_IN
-
-
-@dataclass(frozen=True, kw_only=True)
-class Action:
-    seat: int
-    action: ActionType
-    amount: int | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class LegalAction:
-    """One legal action; a pot/no-limit wager allows every amount from `amount` to `top`."""
-
-    action: ActionType
-    amount: int | None = None
-    top: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        if self.amount is None:
-            return {"action": self.action.value}
-        if self.top is not None:
-            return {"action": self.action.value, "amount": self.amount, "min": self.amount, "max": self.top}
-        return {"action": self.action.value, "amount": self.amount}
-
-    def allows(self, amount: int | None) -> bool:
-        """`amount` (a whole number, not a bool) is inside this pot/no-limit range; False for a
-        fixed amount, which is compared as it is."""
-        if self.top is None or self.amount is None or type(amount) is not int:
-            return False
-        return self.amount <= amount <= self.top
 
 
 @lru_cache(maxsize=4096)

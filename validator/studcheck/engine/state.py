@@ -300,13 +300,15 @@ class Hand:
         log = self.events.append
         for round_index, face_up in enumerate(faces):
             face = "up" if face_up else "down"
-            for number, text in zip(self.order, texts[round_index * count : (round_index + 1) * count]):
-                log({"event": "deal", "seat": number, "card": text, "face": face})
-        for position, seat in enumerate(seats):
-            down = [round_index * count + position for round_index, up in enumerate(faces) if not up]
-            up = [round_index * count + position for round_index, face_up in enumerate(faces) if face_up]
-            seat.down, seat.down_text = [cards[i] for i in down], [texts[i] for i in down]
-            seat.up, seat.up_text = [cards[i] for i in up], [texts[i] for i in up]
+            start = round_index * count
+            for seat, card, text in zip(seats, cards[start : start + count], texts[start : start + count]):
+                log({"event": "deal", "seat": seat.seat, "card": text, "face": face})
+                if face_up:
+                    seat.up.append(card)
+                    seat.up_text.append(text)
+                else:
+                    seat.down.append(card)
+                    seat.down_text.append(text)
         doors = {seat.seat: seat.up[0] for seat in seats}
         self.bring_in_seat = betting.bring_in_seat(self.variant, self.options, doors)
         if self._notes is not None:
@@ -524,11 +526,14 @@ class Hand:
         rake = showdown.take_rake(pots, self.options) if self.options.rake_percent and raked else 0
         if rake:
             self.events.append({"event": "rake", "amount": rake})
-        hands, own = self._hand_cards(), self._own_cards()
+        extra = [self.community] if self.community is not None else []
         for index, pot in enumerate(pots):
             shown = [seat for seat in pot.eligible if self.seats[seat].shown]
             unmucked = [seat for seat in pot.eligible if not self.seats[seat].mucked]
             contenders = shown or unmucked
+            # Only shown hands are judged: a pot nobody showed for needs no cards (most hands end in folds).
+            own = {seat: self.seats[seat].down + self.seats[seat].up for seat in shown}
+            hands = {seat: cards + extra for seat, cards in own.items()}
             showdown.award(pot, contenders, self.variant, self.options, hands, own, shown=bool(shown))
             for half, shares in (("winners", pot.winners), ("high", pot.high), ("low", pot.low)):
                 for seat_number, amount in shares.items():
@@ -558,9 +563,6 @@ class Hand:
         else:
             data["winners"] = {str(seat): amount for seat, amount in sorted(pot.winners.items())}
         return data
-
-    def _own_cards(self) -> dict[int, list[Card]]:
-        return {seat: s.down + s.up for seat, s in self.seats.items()}
 
     def _hand_cards(self) -> dict[int, list[Card]]:
         extra = [self.community] if self.community is not None else []

@@ -6,6 +6,8 @@ import io
 import json
 from typing import Any
 
+import pytest
+
 from studcheck.cards import FULL_DECK
 from studcheck.protocol.messages import schema_problem
 from studcheck.protocol.serve import Server, serve
@@ -87,12 +89,90 @@ def test_refused_new_hand_discards_the_previous_hand() -> None:
     assert server.handle({"type": "state", "seq": 5})["error"]["reason"] == "no_hand"
 
 
-def test_serve_loop_answers_each_line_and_stops_at_bye() -> None:
+@pytest.mark.parametrize("batched", [False, True])
+def test_serve_loop_answers_each_line_and_stops_at_bye(batched: bool) -> None:
     lines = [b'{"type": "hello", "seq": 1, "protocol": 1, "harness": "t"}', b"this is not json", b"",
              b'{"type": "bye", "seq": 2}', b'{"type": "state", "seq": 3}']
     out = io.BytesIO()
-    assert serve(io.BytesIO(b"\n".join(lines) + b"\n"), out) == 0
+    assert serve(io.BytesIO(b"\n".join(lines) + b"\n"), out, batched=batched) == 0
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["seq"] for a in answers] == [1, None, 2]
     assert answers[1]["ok"] is False and answers[1]["error"]["reason"] == "bad_request"
     assert answers[2] == {"seq": 2, "ok": True}
+
+
+class _Chunks(io.RawIOBase):
+    """Input arriving in pieces of `size` bytes (as a pipe may deliver it); `read1` gives one piece."""
+
+    def __init__(self, data: bytes, size: int) -> None:
+        self._data, self._size = data, size
+
+    def readable(self) -> bool:
+        return True
+
+    def read1(self, limit: int = -1) -> bytes:
+        piece, self._data = self._data[: self._size], self._data[self._size:]
+        return piece
+
+
+class _Writes(io.BytesIO):
+    """Output that remembers each write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+
+    def write(self, data: Any) -> int:
+        self.writes.append(bytes(data))
+        return super().write(data)
+
+
+def _state(seq: int) -> bytes:
+    return json.dumps({"type": "state", "seq": seq}).encode()
+
+
+def test_batched_serve_answers_what_one_read_brought_in_one_write() -> None:
+    batch = b"".join(_state(seq) + b"\n" for seq in (1, 2, 3))
+    out = _Writes()
+    assert serve(_Chunks(batch + _state(4) + b"\n", len(batch)), out, batched=True) == 0
+    assert [len(write.splitlines()) for write in out.writes if write] == [3, 1]
+    assert [json.loads(line)["seq"] for line in out.getvalue().splitlines()] == [1, 2, 3, 4]
+
+
+def test_batched_serve_joins_a_line_split_across_reads_and_answers_a_last_line_without_newline() -> None:
+    data = json.dumps(new_hand(seq=1)).encode() + b"\n" + _state(2)  # no newline at the end
+    out = io.BytesIO()
+    assert serve(_Chunks(data, 7), out, batched=True) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [(a["seq"], a["ok"]) for a in answers] == [(1, True), (2, True)]
+
+
+class _Failing(Server):
+    """A reference-engine bug on the request with seq 2."""
+
+    def handle(self, request: Any) -> dict[str, Any]:
+        if request.get("seq") == 2:
+            raise RuntimeError("boom")
+        return super().handle(request)
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_reference_bug_exits_70_after_answering_every_request_before_it(batched: bool, capsys: Any) -> None:
+    out = io.BytesIO()
+    data = b"".join(_state(seq) + b"\n" for seq in (1, 2, 3))
+    assert serve(io.BytesIO(data), out, _Failing(), batched=batched) == 70
+    assert [json.loads(line)["seq"] for line in out.getvalue().splitlines()] == [1]
+    assert "RuntimeError: boom" in capsys.readouterr().err
+
+
+def test_unbatched_serve_writes_each_answer_before_reading_the_next_request() -> None:
+    """An engine built on the loop that dies or hangs on a request has answered the ones before."""
+    out = io.BytesIO()
+
+    class Checking(Server):
+        def handle(self, request: Any) -> dict[str, Any]:
+            assert len(out.getvalue().splitlines()) == request["seq"] - 1
+            return super().handle(request)
+
+    assert serve(io.BytesIO(b"".join(_state(seq) + b"\n" for seq in (1, 2, 3))), out, Checking()) == 0
+    assert len(out.getvalue().splitlines()) == 3

@@ -75,7 +75,7 @@ def hand(*stacks: int, variant: Variant = STUD, stakes: tuple[int, int, int, int
                                variant=variant, burn_cards=chosen.burn_cards, short_stub=chosen.short_stub))
     ante, bring_in, small, big = stakes
     return Hand(variant=variant, options=chosen, stakes=Stakes(ante=ante, bring_in=bring_in, small_bet=small, big_bet=big),
-                seats=[SeatSetup(seat=n, stack=stack) for n, stack in enumerate(stacks, start=1)], deck=deck)
+                seats=[SeatSetup(seat=n, stack=stack) for n, stack in enumerate(stacks, start=1)], deck=deck, events=True)
 
 
 def act(game: Hand, *moves: str) -> Hand:
@@ -113,6 +113,7 @@ def passive(game: Hand, until: str = "complete") -> Hand:
 
 
 def events(game: Hand, kind: str) -> list[dict[str, Any]]:
+    assert game.events is not None
     return [event for event in game.events if event["event"] == kind]
 
 
@@ -144,7 +145,8 @@ def cards_are_two_characters_from_thirteen_ranks_and_four_suits() -> None:
 
 def seats(count: int, variant: Variant = STUD, numbers: list[int] | None = None) -> Callable[[], Hand]:
     return lambda: Hand(variant=variant, options=Options(), stakes=Stakes(ante=0, bring_in=1, small_bet=2, big_bet=4),
-                        seats=[SeatSetup(seat=n, stack=10) for n in (numbers or list(range(1, count + 1)))], deck=FULL_DECK)
+                        seats=[SeatSetup(seat=n, stack=10) for n in (numbers or list(range(1, count + 1)))], deck=FULL_DECK,
+                        events=True)
 
 
 @check("SETUP.PLAYERS", "at least 2 and at most 8 occupied seats", "an integer from 1 to 8", "no number may appear twice",
@@ -330,6 +332,7 @@ def a_remake_counts_the_prior_burns() -> None:
             deal = last_deal(short, live, burns=burns)
             assert deal.remade == (short + burns >= live + 2) and dealt_normally(deal, live) == deal.remade
     burned = passive(act(hand(50, 50), "bring_in 3", "call"), "seventh")
+    assert burned.events is not None
     assert sum(e["event"] == "burn" for e in burned.events[: burned.events.index({"event": "street", "street": "seventh"})]) == 3
     assert events(passive(act(hand(50, 50, burn_cards=False), "bring_in 3", "call"), "seventh"), "burn") == []
 
@@ -411,6 +414,7 @@ def ten_to_fifth(*, fold_on_fourth: int = 0, **options: Any) -> Hand:
 @check("FIVE.FIRST-ACTOR", "each player's three own up cards")
 def ten_five_card_players_reach_fifth_street_with_a_stub_of_ten() -> None:
     ten = ten_to_fifth()
+    assert ten.events is not None
     before_fifth = ten.events[: ten.events.index({"event": "street", "street": "fifth"})]
     assert 52 - sum(event["event"] in ("deal", "burn") for event in before_fifth) == 10
     assert events(ten, "remake") and ten.snapshot()["community"] is None and len(events(ten, "burn")) == 3

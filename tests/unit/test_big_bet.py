@@ -24,7 +24,7 @@ def hand(betting: Betting, *stacks: int) -> Hand:
     # FULL_DECK is 2c 2d 2h 2s 3c ...: three seats get doors 3h 3s 4c, so seat 1 (3h) brings in.
     return Hand(variant=Variant.STUD_HIGH, options=Options(betting=betting), stakes=STAKES,
                 seats=[SeatSetup(seat=n, stack=s) for n, s in enumerate(stacks or (100, 100, 100), start=1)],
-                deck=list(FULL_DECK))
+                deck=list(FULL_DECK), events=True)
 
 
 def after_bring_in(betting: Betting) -> Hand:
@@ -77,7 +77,7 @@ def test_every_amount_of_the_range_is_accepted_and_is_the_amount_logged() -> Non
     for amount in range(4, 10):
         game = after_bring_in(Betting.POT_LIMIT)
         game.apply(Action(seat=2, action=ActionType.RAISE, amount=amount))
-        assert game.events[-1] == {"event": "action", "seat": 2, "action": "raise", "amount": amount}
+        assert game.events is not None and game.events[-1] == {"event": "action", "seat": 2, "action": "raise", "amount": amount}
         assert game.snapshot()["seats"][1]["committed"] == amount
 
 

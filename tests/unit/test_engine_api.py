@@ -30,6 +30,7 @@ def hand(**overrides: object) -> Hand:
         "stakes": STAKES,
         "seats": seats(100, 100, 100),
         "deck": list(FULL_DECK),
+        "events": True,
     }
     setup.update(overrides)
     return Hand(**setup)  # type: ignore[arg-type]
@@ -114,6 +115,7 @@ def test_seventh_street_short_stub_branches(
 def test_a_refused_action_changes_nothing_and_names_its_reason() -> None:
     game = hand()
     before = copy.deepcopy(game.snapshot())
+    assert game.events is not None
     events = len(game.events)
     for action, reason in [
         (Action(seat=9, action=ActionType.FOLD), Reason.UNKNOWN_SEAT),
@@ -136,6 +138,7 @@ def test_the_event_log_accounts_for_every_chip() -> None:
         legal = game.legal_actions()
         choice = next((la for la in legal if la.action in (ActionType.CALL, ActionType.CHECK, ActionType.SHOW)), legal[0])
         game.apply(Action(seat=game.to_act or 0, action=choice.action, amount=choice.amount))
+    assert game.events is not None
     kinds = [event["event"] for event in game.events]
     assert kinds.count("ante") == 2 and kinds.count("award") >= 1
     assert sum(1 for event in game.events if event["event"] == "deal") == 14

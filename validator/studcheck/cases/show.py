@@ -135,7 +135,7 @@ class _Play:
         assert case.stakes is not None  # a setup-refusal case is rendered by _refused
         try:
             hand = Hand(variant=case.variant, options=self.options, stakes=case.stakes, seats=case.seats,
-                        deck=case.deck, remade_stub=case.remade_stub)
+                        deck=case.deck, remade_stub=case.remade_stub, events=True)
         except ValueError as exc:
             return ["", f"!! the reference engine refuses this setup: {exc}"]
         self.drain(hand)
@@ -173,7 +173,7 @@ class _Play:
 
     def drain(self, hand: Any) -> None:
         """Render the engine events since the last call."""
-        events: list[dict[str, Any]] = hand.events
+        events: list[dict[str, Any]] = hand.events  # the hand was built with events=True
         for event in events[self.seen:]:
             handler: Callable[[dict[str, Any]], None] | None = getattr(self, f"on_{event.get('event')}", None)
             if handler is not None:

@@ -77,6 +77,7 @@ class Hand:
         deck: Sequence[Card],
         remade_stub: Sequence[Card] | None = None,
         notes: Notes | None = None,
+        events: bool = False,
     ) -> None:
         if not isinstance(variant, Variant):
             raise SetupError("variant", f"must be one of {[v.value for v in Variant]}")
@@ -88,7 +89,9 @@ class Hand:
         self.variant = variant
         self.options = options
         self.stakes = stakes
-        self.events: list[dict[str, Any]] = []
+        # The event log (deals, actions, awards) for callers that replay a hand (cases/show.py,
+        # phh/): opt-in like `notes`, as no protocol answer contains it. None: nothing is logged.
+        self.events: list[dict[str, Any]] | None = [] if events else None
         self.order = sorted(setup.seat for setup in seats)
         self.seats: dict[int, SeatState] = {
             setup.seat: SeatState(seat=setup.seat, stack=setup.stack, down=[], up=[], down_text=[], up_text=[])
@@ -135,7 +138,8 @@ class Hand:
         if self._notes is not None:
             explain.note_action(self, action, legal)
         self._legal = None
-        self.events.append({"event": "action", "seat": action.seat, "action": _KIND_TEXT[legal.action], "amount": legal.amount})
+        if self.events is not None:
+            self.events.append({"event": "action", "seat": action.seat, "action": _KIND_TEXT[legal.action], "amount": legal.amount})
         if self.street is _SHOWDOWN:
             self._apply_showdown(action)
         else:
@@ -279,13 +283,13 @@ class Hand:
 
     def _post_antes(self) -> None:
         ante = self.stakes.ante
-        log = self.events.append
         for seat in self._seat_list:
             amount = min(ante, seat.stack)
             if amount:
                 seat.stack -= amount
                 seat.total += amount
-                log({"event": "ante", "seat": seat.seat, "amount": amount})
+                if self.events is not None:
+                    self.events.append({"event": "ante", "seat": seat.seat, "amount": amount})
         if self._notes is not None:
             explain.note_antes(self)
 
@@ -297,12 +301,12 @@ class Hand:
         faces = self.layout.opening_faces
         cards = self._dealer.take_many(len(faces) * count)
         texts = [card.text for card in cards]
-        log = self.events.append
         for round_index, face_up in enumerate(faces):
             face = "up" if face_up else "down"
             start = round_index * count
             for seat, card, text in zip(seats, cards[start : start + count], texts[start : start + count]):
-                log({"event": "deal", "seat": seat.seat, "card": text, "face": face})
+                if self.events is not None:
+                    self.events.append({"event": "deal", "seat": seat.seat, "card": text, "face": face})
                 if face_up:
                     seat.up.append(card)
                     seat.up_text.append(text)
@@ -319,31 +323,37 @@ class Hand:
 
     def _deal_street(self) -> None:
         self.street = self.layout.next_street(self.street)
-        self.events.append({"event": "street", "street": _STREET_TEXT[self.street]})
+        if self.events is not None:
+            self.events.append({"event": "street", "street": _STREET_TEXT[self.street]})
         live = self._live()
         if self.street is self._last:
             deal = self._dealer.deal_seventh([s.seat for s in live], self.options)
-            if deal.remade:
+            if deal.remade and self.events is not None:
                 self.events.append({"event": "remake"})
-            if deal.burn is not None:
+            if deal.burn is not None and self.events is not None:
                 self.events.append({"event": "burn", "card": deal.burn.text})
             if deal.community is not None:
                 self.community = deal.community
-                self.events.append({"event": "community", "card": deal.community.text})
+                if self.events is not None:
+                    self.events.append({"event": "community", "card": deal.community.text})
             face_up = self.layout.last_face_up
             for seat_number, card in deal.cards.items():
                 self.seats[seat_number].deal(card, face_up=face_up)
-                self.events.append({"event": "deal", "seat": seat_number, "card": card.text, "face": "up" if face_up else "down"})
+                if self.events is not None:
+                    self.events.append({"event": "deal", "seat": seat_number, "card": card.text, "face": "up" if face_up else "down"})
             if self._notes is not None:
                 explain.note_last_street(self, deal.cards, remade=deal.remade, burned=deal.burn is not None, community=deal.community is not None)
             return
         self.fourth_dealt = True
         if self.options.burn_cards:
-            self.events.append({"event": "burn", "card": self._dealer.burn().text})
+            burned = self._dealer.burn()
+            if self.events is not None:
+                self.events.append({"event": "burn", "card": burned.text})
         for seat in live:
             card = self._dealer.take()
             seat.deal(card, face_up=True)
-            self.events.append({"event": "deal", "seat": seat.seat, "card": card.text, "face": "up"})
+            if self.events is not None:
+                self.events.append({"event": "deal", "seat": seat.seat, "card": card.text, "face": "up"})
         if self._notes is not None:
             explain.note_street(self, [seat.seat for seat in live])
 
@@ -449,7 +459,8 @@ class Hand:
             top.committed -= excess
             top.total -= excess
             self.returned[top.seat] = self.returned.get(top.seat, 0) + excess
-            self.events.append({"event": "return", "seat": top.seat, "amount": excess})
+            if self.events is not None:
+                self.events.append({"event": "return", "seat": top.seat, "amount": excess})
             if self._notes is not None:
                 explain.note_returned(self, top.seat)
         for seat in self.seats.values():
@@ -461,7 +472,8 @@ class Hand:
 
     def _begin_showdown(self) -> None:
         self.street = Street.SHOWDOWN
-        self.events.append({"event": "street", "street": _STREET_TEXT[self.street]})
+        if self.events is not None:
+            self.events.append({"event": "street", "street": _STREET_TEXT[self.street]})
         live_order = [seat for seat in self.order if not self.seats[seat].folded]
         if self.seventh_aggressor is not None and not self.seats[self.seventh_aggressor].folded:
             first = self.seventh_aggressor
@@ -521,10 +533,11 @@ class Hand:
         for seat_number, amount in returned.items():
             self.seats[seat_number].stack += amount
             self.returned[seat_number] = self.returned.get(seat_number, 0) + amount
-            self.events.append({"event": "return", "seat": seat_number, "amount": amount})
+            if self.events is not None:
+                self.events.append({"event": "return", "seat": seat_number, "amount": amount})
         raked = self.fourth_dealt or self.options.rake_third_street  # RAKE.NO-THIRD-STREET, RAKE.THIRD-STREET
         rake = showdown.take_rake(pots, self.options) if self.options.rake_percent and raked else 0
-        if rake:
+        if rake and self.events is not None:
             self.events.append({"event": "rake", "amount": rake})
         extra = [self.community] if self.community is not None else []
         for index, pot in enumerate(pots):
@@ -538,7 +551,8 @@ class Hand:
             for half, shares in (("winners", pot.winners), ("high", pot.high), ("low", pot.low)):
                 for seat_number, amount in shares.items():
                     self.seats[seat_number].stack += amount
-                    self.events.append({"event": "award", "pot": index, "seat": seat_number, "amount": amount, "half": half})
+                    if self.events is not None:
+                        self.events.append({"event": "award", "pot": index, "seat": seat_number, "amount": amount, "half": half})
         if self._notes is not None:
             explain.note_finish(self, pots, returned, rake)
         self.street = Street.COMPLETE

@@ -106,7 +106,7 @@ def _play(case: Case, options: Options) -> list[dict[str, Any]]:
     assert case.stakes is not None
     try:
         hand = Hand(variant=case.variant, options=options, stakes=case.stakes, seats=case.seats,
-                    deck=case.deck_for(options), remade_stub=case.remade_stub)
+                    deck=case.deck_for(options), remade_stub=case.remade_stub, events=True)
     except ValueError as exc:
         raise PhhRefusal(f"the reference engine refuses the setup: {exc}") from None
     for step in case.steps:
@@ -118,6 +118,7 @@ def _play(case: Case, options: Options) -> list[dict[str, Any]]:
         except IllegalAction as exc:
             raise PhhRefusal(f"line {step.line}: the reference engine refuses {step.describe()!r} "
                              f"({exc.reason.value}): the case does not play as written") from None
+    assert hand.events is not None  # asked for above
     events: list[dict[str, Any]] = hand.events
     if hand.result is not None:
         events = [*events, {"event": "result", "stacks": hand.result["stacks"]}]

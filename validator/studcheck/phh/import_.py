@@ -354,7 +354,7 @@ def _steps(history: History, source: str) -> tuple[list[dict[str, Any]], str | N
     try:
         deck = history.deck or build_deck(history.cards, burn_cards=options.burn_cards, short_stub=options.short_stub)
         hand = Hand(variant=history.variant, options=options, stakes=history.stakes, seats=history.seats,
-                    deck=deck, remade_stub=history.remade_stub)
+                    deck=deck, remade_stub=history.remade_stub, events=True)
     except (DeckError, ValueError) as exc:
         raise PhhError(f"{source}: the dealt cards and stacks make no studcheck hand: {exc}") from None
     steps: list[dict[str, Any]] = []

@@ -154,3 +154,11 @@ def test_the_rules_an_option_changes_are_read() -> None:
     betting = changed_rules("betting")
     assert {"BIGBET.POT-MAX", "BET.LIMITS", "BET.CAP.HEADS-UP", "ALLIN.HALF-BET.FULL", "BRING-IN.CHOICE"} <= betting
     assert not betting & {"BET.ORDER", "BET.CHECK", "ALLIN.CALL-SHORT", "BRING-IN.CARD.LOW"}
+
+
+def test_a_rake_taken_where_none_is_due_is_blamed_on_the_rake_rules_in_every_cause() -> None:
+    """Not only the first cause: the cases that assert only the final stacks of a hand won without a
+    showdown too (a winner short by less than the pot; they were blamed on SHOWDOWN.UNCONTESTED)."""
+    run = run_pair("rake_percent", 0, 5, reference())
+    blamed = {group.blame[0] if group.blame else None for group in run.grouping.groups}
+    assert blamed and blamed <= changed_rules("rake_percent"), summary(run.grouping)

@@ -262,7 +262,12 @@ def note_finish(hand: HandView, pots: list[Pot], returned: dict[int, int], rake:
             half, _, winner = fact.partition(".")
             if winner and not notes.get(f"result.stacks.{winner}"):
                 zero = f"{fact}|POT.NO-ZERO-SHARE" in narrowings  # a stack that differs: he got chips
-                notes.add(f"result.stacks.{winner}", *(rules[1:] if zero else rules))
+                # as the pot's amount: a stack short by at most the pot is a rake no rule took
+                final = hand.seats[int(winner)].stack
+                untaken = () if rake or final == 0 else raked
+                notes.add(f"result.stacks.{winner}", *untaken, *(rules[1:] if zero else rules))
+                for rule in untaken:
+                    notes.narrow(f"result.stacks.{winner}", rule, [f"{max(final - pot.amount, 0)}..{final - 1}"])
         for key, values in narrowings.items():
             fact, _, rule = key.partition("|")
             notes.narrow(f"{where}.{fact}", rule, values)

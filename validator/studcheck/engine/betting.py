@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import attrgetter
 
 from studcheck.cards import FULL_DECK, Card
 from studcheck.engine.errors import Reason
@@ -88,12 +89,14 @@ class Round:
 
 # (kind, amount, top): `top` is None except for a pot/no-limit wager, whose legal amounts are the
 # whole range amount..top.
-LegalList = list[tuple[ActionType, int | None, int | None]]
+LegalEntry = tuple[ActionType, int | None, int | None]
+LegalList = Sequence[LegalEntry]
 
 # Enum members used on every decision: a module global is several times cheaper to read in CPython
 # than an attribute of the enum class.
 _FOLD, _CHECK, _CALL = ActionType.FOLD, ActionType.CHECK, ActionType.CALL
 _BRING_IN, _COMPLETE, _BET, _RAISE = ActionType.BRING_IN, ActionType.COMPLETE, ActionType.BET, ActionType.RAISE
+_FOLD_ENTRY, _CHECK_ENTRY = (_FOLD, None, None), (_CHECK, None, None)
 
 
 def count_bettors(seats: Sequence[SeatState]) -> int:
@@ -213,7 +216,7 @@ def wager_range(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> t
 
 def legal_actions(
     seat: SeatState, round_: Round, seats: Sequence[SeatState], *, bring_in: int, is_bring_in_seat: bool
-) -> LegalList:
+) -> tuple[LegalEntry, ...]:
     most = seat.committed + seat.stack
     level = round_.level
     may_wager = wager_block(seat, round_, seats) is None
@@ -222,7 +225,7 @@ def legal_actions(
         # ante, each player in turn opens for at least the bring-in or folds (TDA RP-10-E). In pot
         # and no limit the bring-in is the opening bet; the opener may instead bet any amount above
         # it (BIGBET.BRING-IN.OPEN-ANY) unless the bring-in is forced (BIGBET.BRING-IN.FORCED).
-        opening: LegalList = [] if is_bring_in_seat else [(_FOLD, None, None)]
+        opening: list[LegalEntry] = [] if is_bring_in_seat else [_FOLD_ENTRY]
         opening.append((_BRING_IN, min(bring_in, most), None))
         if may_wager and not round_.big_bet:
             opening += [(_COMPLETE, t, None) for t in wager_targets(seat, round_) if t > bring_in]
@@ -230,16 +233,15 @@ def legal_actions(
             high = wager_range(seat, round_, seats)[1]
             if high > bring_in:
                 opening.append((_BET, bring_in + 1, high))
-        return opening
-    legal: LegalList = [(_FOLD, None, None), (_CHECK, None, None) if seat.committed >= level else (_CALL, min(level, most), None)]
-    if may_wager:
-        kind = wager_kind(round_)
-        if round_.big_bet:
-            low, high = wager_range(seat, round_, seats)
-            legal.append((kind, low, high))
-        else:
-            legal += [(kind, target, None) for target in wager_targets(seat, round_)]
-    return legal
+        return tuple(opening)
+    call = _CHECK_ENTRY if seat.committed >= level else (_CALL, min(level, most), None)
+    if not may_wager:
+        return (_FOLD_ENTRY, call)
+    if round_.big_bet:
+        low, high = wager_range(seat, round_, seats)
+        return (_FOLD_ENTRY, call, (wager_kind(round_), low, high))
+    kind = wager_kind(round_)
+    return (_FOLD_ENTRY, call, *[(kind, target, None) for target in wager_targets(seat, round_)])
 
 
 def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[SeatState]) -> None:
@@ -357,10 +359,16 @@ def first_actor_seat(variant: Variant, options: Options, boards: Mapping[int, Se
     best: tuple[tuple[int, ...], tuple[int, int], int] | None = None
     for seat, board in boards.items():
         tie = max([_card_key(card, razz) for card in board]) if by_suit else (0, 0)
-        strength = (key_of(tuple(sorted([card.index >> 2 for card in board]))), tie, -seat)
+        strength = (key_of(tuple(sorted(map(_RANK_OF_INDEX.__getitem__, map(_CARD_INDEX, board))))), tie, -seat)
         if best is None or strength > best:  # strengths differ in -seat at least
             best, best_seat = strength, seat
     return best_seat
+
+
+# A card's rank - 2 by its index (FULL_DECK is in index order), and the index getter: a board's
+# ranks are read without a Python-level loop.
+_RANK_OF_INDEX = tuple(card.index >> 2 for card in FULL_DECK)
+_CARD_INDEX = attrgetter("index")
 
 
 @lru_cache(maxsize=None)

@@ -41,6 +41,7 @@ from studcheck.rules import (
 
 _CARD_INDEX = attrgetter("index")
 _COMMITTED = attrgetter("committed")
+_SEAT = attrgetter("seat")
 # Enum members read on every action: a module global is several times cheaper to read in CPython
 # than an attribute of the enum class.
 _SHOWDOWN, _COMPLETE = Street.SHOWDOWN, Street.COMPLETE
@@ -95,7 +96,7 @@ class Hand:
         self.order = sorted(setup.seat for setup in seats)
         self.seats: dict[int, SeatState] = {
             setup.seat: SeatState(seat=setup.seat, stack=setup.stack, down=[], up=[], down_text=[], up_text=[])
-            for setup in sorted(seats, key=lambda s: s.seat)
+            for setup in sorted(seats, key=_SEAT)
         }
         self._seat_list = list(self.seats.values())  # in seat order; the same objects as `seats`
         self._live_count = len(self._seat_list)
@@ -223,7 +224,7 @@ class Hand:
             bring_in=self.stakes.bring_in,
             is_bring_in_seat=seat.seat == self.bring_in_seat,
         )
-        return _legal_list(tuple(pairs))  # already in the canonical order
+        return _legal_list(pairs)  # already in the canonical order
 
     def _check(self, action: Action) -> LegalAction:
         """The legal action `action` stands for: the usual case (the seat to act, a listed kind
@@ -410,7 +411,7 @@ class Hand:
             explain.note_first_actor(self, first)
 
     def _first_actor(self) -> int:
-        boards = {s.seat: s.up[:4] for s in self._live()}
+        boards = {s.seat: s.up[:4] for s in self._seat_list if not s.folded}
         return betting.first_actor_seat(self.variant, self.options, boards)
 
     def _apply_betting(self, seat_number: int, legal: LegalAction) -> None:

@@ -108,13 +108,6 @@ def count_bettors(seats: Sequence[SeatState]) -> int:
     return count
 
 
-def _others_can_bet(seat: SeatState, seats: Sequence[SeatState]) -> bool:
-    for other in seats:
-        if other is not seat and not other.folded and other.stack > 0:
-            return True
-    return False
-
-
 def next_to_act(seats: Sequence[SeatState], first: int, round_: Round) -> int | None:
     """The first seat from position `first` on (clockwise, wrapping) that needs to act: one that can
     bet and faces chips to call, or has not acted yet while someone else could still bet against it."""
@@ -157,7 +150,10 @@ def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> R
     """Why this seat may not bet, complete or raise now (None: it may)."""
     if seat.committed + seat.stack <= round_.level:
         return Reason.ILLEGAL_ACTION  # he cannot even cover the call
-    if not _others_can_bet(seat, seats):
+    for other in seats:  # nobody else can bet: no one to wager against (inlined: every decision)
+        if other is not seat and not other.folded and other.stack > 0:
+            break
+    else:
         return Reason.ILLEGAL_ACTION
     if round_.wagers >= round_.cap and not _uncapped(round_, seats):
         return Reason.RAISE_CAP_REACHED

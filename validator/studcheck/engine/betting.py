@@ -84,7 +84,7 @@ class Round:
     raise_size: int
     # Pot/no limit, option big_bet_bring_in: the bring-in seat may open for more and its post is an
     # action (BIGBET.BRING-IN.OPEN-ANY), or the post is forced like a blind (BIGBET.BRING-IN.FORCED).
-    bring_in_open: bool = True
+    bring_in_open: bool
 
 
 # (kind, amount, top): `top` is None except for a pot/no-limit wager, whose legal amounts are the

@@ -219,6 +219,12 @@ def note_showdown_order(hand: HandView, first: int) -> None:
     hand._notes.add("result.showdown_order", *rules)
 
 
+def _hand_cards(hand: HandView) -> dict[int, list[Card]]:
+    """Each seat's cards, the community card included: what the award rules compare."""
+    extra = [hand.community] if hand.community is not None else []
+    return {seat: s.down + s.up + extra for seat, s in hand.seats.items()}
+
+
 def note_finish(hand: HandView, pots: list[Pot], returned: dict[int, int], rake: int) -> None:
     """The result: returned chips, rake, pots and each share of each pot, the final stacks."""
     assert hand._notes is not None
@@ -241,7 +247,7 @@ def note_finish(hand: HandView, pots: list[Pot], returned: dict[int, int], rake:
     else:
         notes.add("result.rake", "RAKE.PERCENT")
     notes.add("result.pots", "POT.SIDE")
-    hands = hand._hand_cards()
+    hands = _hand_cards(hand)
     for index, pot in enumerate(pots):
         where = f"result.pots[{index}]"
         left_out = [s for s in hand._live() if s.seat not in pot.eligible]

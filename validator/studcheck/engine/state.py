@@ -579,10 +579,6 @@ class Hand:
             data["winners"] = {str(seat): amount for seat, amount in sorted(pot.winners.items())}
         return data
 
-    def _hand_cards(self) -> dict[int, list[Card]]:
-        extra = [self.community] if self.community is not None else []
-        return {seat: s.down + s.up + extra for seat, s in self.seats.items()}
-
     # --- explanations (explain.py) ------------------------------------------------------------
 
     def explain_state(self) -> None:

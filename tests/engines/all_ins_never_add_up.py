@@ -11,10 +11,10 @@ class OneAtATime(Hand):
     def _one_at_a_time(self, call):
         apply_wager = betting.apply_wager
 
-        def alone_apply(seat, round_, amount, seats_):
+        def alone_apply(seat, round_, amount):
             all_in = amount == seat.committed + seat.stack
             if round_.big_bet or not all_in or amount - round_.full_level >= round_.unit or 2 * (amount - round_.wager_level) >= round_.unit:
-                return apply_wager(seat, round_, amount, seats_)
+                return apply_wager(seat, round_, amount)
             faced = round_.wager_level  # short on its own: the level rises, nothing is counted
             betting._pay_to(seat, amount)
             round_.level = max(round_.level, amount)

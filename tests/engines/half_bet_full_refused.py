@@ -14,12 +14,12 @@ class HalfBetIsShort(Hand):
         apply_wager, reopened = betting.apply_wager, betting._reopened
         seats = self._seat_list
 
-        def short_apply(seat, round_, amount, seats_):
+        def short_apply(seat, round_, amount):
             increment = amount - round_.full_level
             all_in = amount == seat.committed + seat.stack
             on_its_own = 2 * (amount - round_.wager_level) >= round_.unit
             if round_.big_bet or not all_in or not on_its_own or not round_.unit > increment >= round_.unit / 2:
-                return apply_wager(seat, round_, amount, seats_)
+                return apply_wager(seat, round_, amount)
             faced = round_.wager_level  # a short all-in: the level rises, nothing is counted
             betting._pay_to(seat, amount)
             round_.level = max(round_.level, amount)

@@ -153,6 +153,9 @@ class Betting(str, Enum):
     NO_LIMIT = "no_limit"
 
 
+_FIXED_LIMIT = Betting.FIXED_LIMIT
+
+
 class BigBetBringIn(str, Enum):
     """Pot/no limit: may the bring-in seat open for more (BIGBET.BRING-IN.OPEN-ANY), or is the bring-in
     forced like a blind (BIGBET.BRING-IN.FORCED)?"""
@@ -218,7 +221,7 @@ class Options:
     @property
     def big_bet(self) -> bool:
         """Pot-limit or no-limit: the limit-only rules (caps, the double bet, completion) are off."""
-        return self.betting is not Betting.FIXED_LIMIT
+        return self.betting is not _FIXED_LIMIT  # (a module global: read on every round, see engine/betting.py)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form; an option added after protocol v1 appears only when it is not its default."""

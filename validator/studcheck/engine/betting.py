@@ -68,6 +68,10 @@ class Round:
     cap: int  # full wagers allowed: the bet (or completion) plus max_raises raises
     heads_up: HeadsUp
     began_heads_up: bool
+    # Seats that can still bet (SeatState.can_bet): counted when the round opens, then kept by the
+    # Hand as each action is applied (only the seat acting can fold or go all-in), so the decisions
+    # read it instead of counting the table again.
+    bettors: int
     double: bool = False  # open-pair option in force and no big wager made yet
     opening: bool = False  # the hand's first round (bring-in and completion): third street, five-card second
     level: int = 0  # the amount to call
@@ -92,11 +96,17 @@ class Round:
 LegalEntry = tuple[ActionType, int | None, int | None]
 LegalList = Sequence[LegalEntry]
 
-# Enum members used on every decision: a module global is several times cheaper to read in CPython
-# than an attribute of the enum class.
+# Enum members used on every decision or round: a module global is about ten times cheaper to read
+# in CPython 3.11 than an attribute of the enum class (EnumType.__getattr__ slows every such look-up).
+# For the same reason the hot paths write the smaller or larger of two numbers as a conditional
+# expression: the builtins min and max parse keyword arguments on every call, also about ten times
+# the cost.
 _FOLD, _CHECK, _CALL = ActionType.FOLD, ActionType.CHECK, ActionType.CALL
 _BRING_IN, _COMPLETE, _BET, _RAISE = ActionType.BRING_IN, ActionType.COMPLETE, ActionType.BET, ActionType.RAISE
 _FOLD_ENTRY, _CHECK_ENTRY = (_FOLD, None, None), (_CHECK, None, None)
+_ROUND_BEGINS, _BEFORE_CAP = HeadsUp.ROUND_BEGINS, HeadsUp.BEFORE_CAP
+_ILLEGAL, _CAPPED, _NOT_REOPENED = Reason.ILLEGAL_ACTION, Reason.RAISE_CAP_REACHED, Reason.BETTING_NOT_REOPENED
+_RAZZ, _BRING_IN_SUIT, _FIRST_ACTOR_SUIT = Variant.RAZZ, BringInTie.SUIT, FirstActorTie.SUIT
 
 
 def count_bettors(seats: Sequence[SeatState]) -> int:
@@ -109,30 +119,27 @@ def count_bettors(seats: Sequence[SeatState]) -> int:
 
 
 def next_to_act(seats: Sequence[SeatState], first: int, round_: Round) -> int | None:
-    """The first seat from position `first` on (clockwise, wrapping) that needs to act: one that can
-    bet and faces chips to call, or has not acted yet while someone else could still bet against it."""
+    """The first seat from position `first` (0 to len(seats)) on, clockwise and wrapping, that needs
+    to act: one that can bet and faces chips to call, or has not acted yet while someone else could
+    still bet against it."""
     count = len(seats)
     level = round_.level
-    bettors = -1  # counted only when needed
-    for step in range(count):
-        seat = seats[(first + step) % count]
+    for position in range(first, first + count):
+        seat = seats[position % count]
         if seat.folded or seat.stack <= 0:
             continue
         if seat.committed < level:
             return seat.seat
-        if seat.acted_at is None:
-            if bettors < 0:
-                bettors = count_bettors(seats)
-            if bettors > 1:  # he is one of them
-                return seat.seat
+        if seat.acted_at is None and round_.bettors > 1:  # he is one of them
+            return seat.seat
     return None
 
 
-def _uncapped(round_: Round, seats: Sequence[SeatState]) -> bool:
-    if round_.heads_up is HeadsUp.ROUND_BEGINS:
+def _uncapped(round_: Round) -> bool:
+    if round_.heads_up is _ROUND_BEGINS:
         return round_.began_heads_up
-    if round_.heads_up is HeadsUp.BEFORE_CAP:
-        return not round_.capped_multiway and count_bettors(seats) == 2
+    if round_.heads_up is _BEFORE_CAP:
+        return not round_.capped_multiway and round_.bettors == 2
     return False
 
 
@@ -146,19 +153,16 @@ def wager_kind(round_: Round) -> ActionType:
     return _RAISE
 
 
-def wager_block(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> Reason | None:
-    """Why this seat may not bet, complete or raise now (None: it may)."""
+def wager_block(seat: SeatState, round_: Round) -> Reason | None:
+    """Why this seat, the one to act (who can bet), may not bet, complete or raise now (None: it may)."""
     if seat.committed + seat.stack <= round_.level:
-        return Reason.ILLEGAL_ACTION  # he cannot even cover the call
-    for other in seats:  # nobody else can bet: no one to wager against (inlined: every decision)
-        if other is not seat and not other.folded and other.stack > 0:
-            break
-    else:
-        return Reason.ILLEGAL_ACTION
-    if round_.wagers >= round_.cap and not _uncapped(round_, seats):
-        return Reason.RAISE_CAP_REACHED
+        return _ILLEGAL  # he cannot even cover the call
+    if round_.bettors < 2:  # nobody else can bet: no one to wager against
+        return _ILLEGAL
+    if round_.wagers >= round_.cap and not _uncapped(round_):
+        return _CAPPED
     if not _reopened(seat, round_):
-        return Reason.BETTING_NOT_REOPENED
+        return _NOT_REOPENED
     return None
 
 
@@ -185,6 +189,8 @@ def wager_targets(seat: SeatState, round_: Round) -> list[int]:
         full = [round_.full_level + round_.small, round_.full_level + round_.big]
     else:
         full = [round_.full_level + round_.unit]
+    if full[-1] <= most:  # every target affordable: the usual case
+        return full
     targets = [target for target in full if target <= most]
     if most < full[-1] and most > round_.level and most not in targets:
         targets.append(most)
@@ -206,8 +212,11 @@ def wager_range(seat: SeatState, round_: Round, seats: Sequence[SeatState]) -> t
         middle = 0
         for other in seats:
             middle += other.total
-        high = min(most, 2 * level - seat.committed + middle)
-    return min(level + round_.raise_size, high), high
+        pot_max = 2 * level - seat.committed + middle
+        if pot_max < high:
+            high = pot_max
+    low = level + round_.raise_size
+    return (low if low < high else high), high
 
 
 def legal_actions(
@@ -215,7 +224,7 @@ def legal_actions(
 ) -> tuple[LegalEntry, ...]:
     most = seat.committed + seat.stack
     level = round_.level
-    may_wager = wager_block(seat, round_, seats) is None
+    may_wager = wager_block(seat, round_) is None
     if level == 0 and round_.opening:
         # Nobody has opened: the bring-in seat must post or complete; if it was all-in on the
         # ante, each player in turn opens for at least the bring-in or folds (TDA RP-10-E). In pot
@@ -230,29 +239,33 @@ def legal_actions(
             if high > bring_in:
                 opening.append((_BET, bring_in + 1, high))
         return tuple(opening)
-    call = _CHECK_ENTRY if seat.committed >= level else (_CALL, min(level, most), None)
+    call = _CHECK_ENTRY if seat.committed >= level else (_CALL, level if level < most else most, None)
     if not may_wager:
         return (_FOLD_ENTRY, call)
     if round_.big_bet:
         low, high = wager_range(seat, round_, seats)
         return (_FOLD_ENTRY, call, (wager_kind(round_), low, high))
     kind = wager_kind(round_)
-    return (_FOLD_ENTRY, call, *[(kind, target, None) for target in wager_targets(seat, round_)])
+    targets = wager_targets(seat, round_)
+    if len(targets) == 1:  # the usual case, without building a list
+        return (_FOLD_ENTRY, call, (kind, targets[0], None))
+    return (_FOLD_ENTRY, call, *[(kind, target, None) for target in targets])
 
 
-def apply_wager(seat: SeatState, round_: Round, amount: int, seats: Sequence[SeatState]) -> None:
+def apply_wager(seat: SeatState, round_: Round, amount: int) -> None:
     """Bet, complete or raise to `amount`; decides whether it is a full wager (half-bet rule)."""
     if round_.big_bet:
         _apply_big_wager(seat, round_, amount)
         return
-    active = count_bettors(seats)  # before paying: an all-in raiser still counts
+    active = round_.bettors  # before paying (the Hand counts after): an all-in raiser still counts
     # The wager it faced: the last bet, completion or raise, all-in or not; the bring-in is none.
     faced, unit_before = round_.wager_level, round_.unit
     _pay_to(seat, amount)
     increment = amount - round_.full_level
     full = increment >= round_.unit or (seat.stack == 0 and 2 * increment >= round_.unit)
-    round_.level = max(round_.level, amount)
-    round_.wager_level = max(faced, amount)
+    if amount > round_.level:
+        round_.level = amount
+    round_.wager_level = amount if amount > faced else faced
     if full:
         if round_.double and increment == round_.big and round_.big != round_.small:
             round_.double = False
@@ -277,7 +290,8 @@ def _apply_big_wager(seat: SeatState, round_: Round, amount: int) -> None:
     size over what it matched), so the fixed-limit counters stay unused.
     """
     _pay_to(seat, amount)
-    round_.raise_size = max(round_.raise_size, amount - round_.level)
+    if amount - round_.level > round_.raise_size:
+        round_.raise_size = amount - round_.level
     round_.level = amount  # every listed target is above the level
     _acted(seat, round_)
 
@@ -285,7 +299,8 @@ def _apply_big_wager(seat: SeatState, round_: Round, amount: int) -> None:
 def apply_bring_in(seat: SeatState, round_: Round, amount: int, bring_in: int) -> None:
     """The bring-in sets the level to the full bring-in even when posted all-in for less."""
     _pay_to(seat, amount)
-    round_.level = max(round_.level, bring_in)
+    if bring_in > round_.level:
+        round_.level = bring_in
     _acted(seat, round_)
     if round_.big_bet and not round_.bring_in_open:
         # A forced post is no action, as a blind is not (BIGBET.BRING-IN.FORCED): measured from 0,
@@ -294,7 +309,8 @@ def apply_bring_in(seat: SeatState, round_: Round, amount: int, bring_in: int) -
 
 
 def apply_call(seat: SeatState, round_: Round) -> None:
-    _pay_to(seat, min(round_.level, seat.committed + seat.stack))
+    most = seat.committed + seat.stack
+    _pay_to(seat, round_.level if round_.level < most else most)
     _acted(seat, round_)
 
 
@@ -330,8 +346,8 @@ def _card_key(card: Card, ace_low: bool) -> tuple[int, int]:
 
 def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card]) -> int:
     """Stud/Hi-Lo: lowest door card, ace high. Razz: highest, ace low. Ties per the option."""
-    razz = variant is Variant.RAZZ
-    by_suit = options.bring_in_tie is BringInTie.SUIT
+    razz = variant is _RAZZ
+    by_suit = options.bring_in_tie is _BRING_IN_SUIT
 
     worst_seat = -1
     worst: tuple[int, int, int] | None = None
@@ -347,9 +363,9 @@ def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card
 
 def first_actor_seat(variant: Variant, options: Options, boards: Mapping[int, Sequence[Card]]) -> int:
     """The best exposed board (Razz: lowest) among the given live seats; ties per the option."""
-    razz = variant is Variant.RAZZ
+    razz = variant is _RAZZ
     key_of = _exposed_low if razz else _exposed_high
-    by_suit = options.first_actor_tie is FirstActorTie.SUIT
+    by_suit = options.first_actor_tie is _FIRST_ACTOR_SUIT
 
     best_seat = -1
     best: tuple[tuple[int, ...], tuple[int, int], int] | None = None

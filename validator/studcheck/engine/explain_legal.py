@@ -146,7 +146,7 @@ def _reopening_rules(seat: SeatState, round_: Round, table: Table) -> list[str]:
 
 def wager_rules(kind: ActionType, seat: SeatState, round_: Round, seats: Sequence[SeatState], table: Table, amounts: Sequence[int]) -> tuple[str, ...]:
     """Why the wager of the round (`kind`) is offered at `amounts`, or not at all (no amounts)."""
-    block = betting.wager_block(seat, round_, seats)
+    block = betting.wager_block(seat, round_)
     most = seat.committed + seat.stack
     if block is Reason.RAISE_CAP_REACHED:
         return cap_rules(round_, seats, table.options)

@@ -40,12 +40,15 @@ from studcheck.rules import (
 )
 
 _CARD_INDEX = attrgetter("index")
-_COMMITTED = attrgetter("committed")
 _SEAT = attrgetter("seat")
 # Enum members read on every action: a module global is several times cheaper to read in CPython
 # than an attribute of the enum class.
+# (The same holds for the builtins min and max against a conditional expression: engine/betting.py.)
 _SHOWDOWN, _COMPLETE = Street.SHOWDOWN, Street.COMPLETE
 _FOLD, _CHECK, _CALL, _BRING_IN = ActionType.FOLD, ActionType.CHECK, ActionType.CALL, ActionType.BRING_IN
+_SHOW, _MUCK = ActionType.SHOW, ActionType.MUCK
+_ROUND_BEGINS, _POT_LIMIT, _OPEN = HeadsUp.ROUND_BEGINS, Betting.POT_LIMIT, BigBetBringIn.OPEN
+_LOWEST_SEAT, _HILO = ShowdownUnbet.LOWEST_SEAT, Variant.STUD_HILO8
 
 
 @lru_cache(maxsize=4096)
@@ -54,10 +57,17 @@ def _legal(kind: ActionType, amount: int | None, top: int | None = None) -> Lega
     return LegalAction(action=kind, amount=amount, top=top)
 
 
-@lru_cache(maxsize=4096)
+#: Whole legal lists repeat too (fold, call 5, raise 10): one dict look-up per decision (cheaper
+#: than an lru_cache call), emptied when full, since pot and no limit make many distinct amounts.
+_LEGAL_LISTS: dict[tuple[tuple[ActionType, int | None, int | None], ...], tuple[LegalAction, ...]] = {}
+_LEGAL_LISTS_SIZE = 4096
+
+
 def _legal_list(pairs: tuple[tuple[ActionType, int | None, int | None], ...]) -> tuple[LegalAction, ...]:
-    """Whole legal lists repeat too (fold, call 5, raise 10): one cache look-up per decision."""
-    return tuple([_legal(kind, amount, top) for kind, amount, top in pairs])
+    if len(_LEGAL_LISTS) >= _LEGAL_LISTS_SIZE:
+        _LEGAL_LISTS.clear()
+    legal = _LEGAL_LISTS[pairs] = tuple([_legal(kind, amount, top) for kind, amount, top in pairs])
+    return legal
 
 
 # The JSON names of action kinds and streets; a dict look-up is cheaper than the `.value` property.
@@ -214,8 +224,8 @@ class Hand:
         seat = self.seats[self.to_act]
         if self.street is _SHOWDOWN:
             if self._must_show(seat.seat):
-                return (_legal(ActionType.SHOW, None),)
-            return (_legal(ActionType.SHOW, None), _legal(ActionType.MUCK, None))
+                return (_legal(_SHOW, None),)
+            return (_legal(_SHOW, None), _legal(_MUCK, None))
         assert self.round is not None
         pairs = betting.legal_actions(
             seat,
@@ -224,14 +234,14 @@ class Hand:
             bring_in=self.stakes.bring_in,
             is_bring_in_seat=seat.seat == self.bring_in_seat,
         )
-        return _legal_list(pairs)  # already in the canonical order
+        return _LEGAL_LISTS.get(pairs) or _legal_list(pairs)  # already in the canonical order
 
     def _check(self, action: Action) -> LegalAction:
         """The legal action `action` stands for: the usual case (the seat to act, a listed kind
         and amount) is matched in one pass; everything else goes through the full checks."""
         if action.seat == self.to_act and self.street is not _COMPLETE:
             kind, amount = action.action, action.amount
-            for legal in self.legal_actions():
+            for legal in self._legal or self.legal_actions():  # computed already, as a rule
                 if legal.action is kind and (legal.amount == amount or (amount is None and kind is _CALL)):
                     return legal
         return self._check_fully(action)  # also every amount of a pot/no-limit range but its lowest
@@ -272,7 +282,7 @@ class Hand:
         if kind is not betting.wager_kind(self.round):
             return Reason.ILLEGAL_ACTION
         seat = self.seats[self.to_act]
-        block = betting.wager_block(seat, self.round, self._seat_list)
+        block = betting.wager_block(seat, self.round)
         return block or Reason.ILLEGAL_ACTION
 
     @staticmethod
@@ -285,7 +295,7 @@ class Hand:
     def _post_antes(self) -> None:
         ante = self.stakes.ante
         for seat in self._seat_list:
-            amount = min(ante, seat.stack)
+            amount = ante if ante < seat.stack else seat.stack
             if amount:
                 seat.stack -= amount
                 seat.total += amount
@@ -377,9 +387,11 @@ class Hand:
     def _open_round(self, bettors: int) -> None:
         street, stakes, options, layout = self.street, self.stakes, self.options, self.layout
         opening = street is layout.streets[0]
+        big_bet = options.big_bet
         double = (
             street is layout.open_pair_street
             and options.open_pair_double
+            and not big_bet
             and any(s.up[0].rank == s.up[1].rank for s in self._live())
         )
         self.round = Round(
@@ -387,15 +399,16 @@ class Hand:
             small=stakes.small_bet,
             big=stakes.big_bet,
             unit=stakes.small_bet if street in layout.small_bet_streets else stakes.big_bet,
-            cap=sys.maxsize if options.big_bet else 1 + options.max_raises,  # BIGBET.NO-CAP
+            cap=sys.maxsize if big_bet else 1 + options.max_raises,  # BIGBET.NO-CAP
             heads_up=options.heads_up,
-            began_heads_up=bettors == 2 and options.heads_up is HeadsUp.ROUND_BEGINS,
-            double=double and not options.big_bet,
+            began_heads_up=bettors == 2 and options.heads_up is _ROUND_BEGINS,
+            bettors=bettors,
+            double=double,
             opening=opening,
-            big_bet=options.big_bet,
-            pot_limit=options.betting is Betting.POT_LIMIT,
+            big_bet=big_bet,
+            pot_limit=options.betting is _POT_LIMIT,
             raise_size=stakes.bring_in,  # the minimum bet in pot and no limit (BIGBET.MIN-BET)
-            bring_in_open=options.big_bet_bring_in is BigBetBringIn.OPEN,
+            bring_in_open=options.big_bet_bring_in is _OPEN,
         )
         for seat in self._seat_list:
             seat.committed = 0
@@ -415,31 +428,34 @@ class Hand:
         return betting.first_actor_seat(self.variant, self.options, boards)
 
     def _apply_betting(self, seat_number: int, legal: LegalAction) -> None:
-        assert self.round is not None
+        round_ = self.round
+        assert round_ is not None
         seat = self.seats[seat_number]
         kind = legal.action
         if kind is _FOLD:
             seat.folded = True
             self._live_count -= 1
         elif kind is _CHECK:
-            betting.apply_check(seat, self.round)
+            betting.apply_check(seat, round_)
         elif kind is _CALL:
-            betting.apply_call(seat, self.round)
+            betting.apply_call(seat, round_)
         elif kind is _BRING_IN:
             assert legal.amount is not None
-            betting.apply_bring_in(seat, self.round, legal.amount, self.stakes.bring_in)
+            betting.apply_bring_in(seat, round_, legal.amount, self.stakes.bring_in)
         else:
             assert legal.amount is not None
-            betting.apply_wager(seat, self.round, legal.amount, self._seat_list)
+            betting.apply_wager(seat, round_, legal.amount)
             if self.street is self._last:
                 self.seventh_aggressor = seat_number
+        if seat.folded or seat.stack == 0:  # the seat to act could bet: now it cannot
+            round_.bettors -= 1
         if self._live_count == 1:
             if self._notes is not None:
                 explain.note_last_live(self)
             self._end_round()
             self._finish()
             return
-        self.to_act = betting.next_to_act(self._seat_list, self.order.index(seat_number) + 1, self.round)
+        self.to_act = betting.next_to_act(self._seat_list, self.order.index(seat_number) + 1, round_)
         if self._notes is not None:
             explain.note_turn(self, seat_number)
         if self.to_act is None:
@@ -452,8 +468,13 @@ class Hand:
 
     def _end_round(self) -> None:
         """Return the part of the top commitment nobody matched, then close the round."""
-        top = max(self._seat_list, key=_COMMITTED)  # the first seat with the largest commitment
-        second = max([s.committed for s in self._seat_list if s is not top], default=top.committed)
+        top = self._seat_list[0]  # the first seat with the largest commitment, and the next largest
+        second = -1
+        for seat in self._seat_list[1:]:
+            if seat.committed > top.committed:
+                top, second = seat, top.committed
+            elif seat.committed > second:
+                second = seat.committed
         if top.committed > second:
             excess = top.committed - second
             top.stack += excess
@@ -472,13 +493,13 @@ class Hand:
     # --- showdown -----------------------------------------------------------------------------
 
     def _begin_showdown(self) -> None:
-        self.street = Street.SHOWDOWN
+        self.street = _SHOWDOWN
         if self.events is not None:
             self.events.append({"event": "street", "street": _STREET_TEXT[self.street]})
         live_order = [seat for seat in self.order if not self.seats[seat].folded]
         if self.seventh_aggressor is not None and not self.seats[self.seventh_aggressor].folded:
             first = self.seventh_aggressor
-        elif self.options.showdown_unbet is ShowdownUnbet.LOWEST_SEAT:
+        elif self.options.showdown_unbet is _LOWEST_SEAT:
             first = live_order[0]
         else:
             first = self._first_actor()
@@ -505,7 +526,7 @@ class Hand:
     def _apply_showdown(self, action: Action) -> None:
         seat = self.seats[action.seat]
         self.showdown_order.append(action.seat)
-        if action.action is ActionType.SHOW:
+        if action.action is _SHOW:
             seat.shown = True
         else:
             seat.mucked = True
@@ -556,7 +577,7 @@ class Hand:
                         self.events.append({"event": "award", "pot": index, "seat": seat_number, "amount": amount, "half": half})
         if self._notes is not None:
             explain.note_finish(self, pots, returned, rake)
-        self.street = Street.COMPLETE
+        self.street = _COMPLETE
         self.to_act = None
         self.round = None
         self._legal = None
@@ -572,7 +593,7 @@ class Hand:
 
     def _pot_json(self, pot: showdown.Pot) -> dict[str, Any]:
         data: dict[str, Any] = {"amount": pot.amount, "eligible": pot.eligible}
-        if self.variant is Variant.STUD_HILO8:
+        if self.variant is _HILO:
             data["high"] = {str(seat): amount for seat, amount in sorted(pot.high.items())}
             data["low"] = {str(seat): amount for seat, amount in sorted(pot.low.items())}
         else:

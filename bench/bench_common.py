@@ -76,6 +76,13 @@ def best_of_pair(
     return (best_a, result_a[0]), (best_b, result_b[0])
 
 
+def timed(work: Callable[[], T]) -> tuple[float, T]:
+    """One run of `work`: its wall time and its result."""
+    start = time.perf_counter()
+    result = work()
+    return time.perf_counter() - start, result
+
+
 def best_of(work: Callable[[], T], repeat: int) -> tuple[float, T]:
     """Run `work` `repeat` times (>= 1); the shortest wall time and the last result.
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
-from bench_common import Row, at_least, best_of, best_of_pair
+from bench_common import Row, at_least, timed
 from studcheck.cards import FULL_DECK
 from studcheck.engine import Action, Hand
 from studcheck.engine.state import LegalAction
@@ -143,10 +144,13 @@ def no_op_hand(decisions: int, rng: random.Random) -> None:
 
 
 def _run_no_op(decisions: int, count: int, seed: int) -> Tally:
+    """`count` no-op hands playing `decisions` decisions in all, spread as evenly as possible (the
+    total of an engine run, so that both loops make exactly as many decisions)."""
     rng = random.Random(seed)
-    for _ in range(count):
-        no_op_hand(decisions, rng)
-    return Tally(hands=count, actions=decisions * count, showdown=0)
+    each, extra = divmod(decisions, count)
+    for index in range(count):
+        no_op_hand(each + (index < extra), rng)
+    return Tally(hands=count, actions=decisions, showdown=0)
 
 
 # --- PokerKit ----------------------------------------------------------------------------------
@@ -256,25 +260,38 @@ def _row(config: HandConfig, name: str, allow_fold: bool, divisor: int, variant:
     def ours() -> Tally:
         return _run_studcheck(variant, count, seeds.next("studcheck"), allow_fold, options)
 
+    theirs_work: Callable[[], Tally] | None = None
     if variant in games:
         game = games[variant]
         pk_count = max(1, config.pokerkit_hands // divisor)
         _run_pokerkit(game, automations, max(1, pk_count // 10), config.seed - 1, allow_fold)  # warm-up
-        (seconds, tally), (pk_seconds, theirs) = best_of_pair(
-            ours, lambda: _run_pokerkit(game, automations, pk_count, seeds.next("pokerkit"), allow_fold), config.repeat
-        )
-        pk_rate: float | None = pk_count / pk_seconds
-        versus = f" vs PokerKit {theirs.actions / pk_count:.1f}"
+
+        def theirs_work() -> Tally:
+            return _run_pokerkit(game, automations, pk_count, seeds.next("pokerkit"), allow_fold)
     else:
-        seconds, tally = best_of(ours, config.repeat)
-        pk_rate, pk_count = None, 0
+        pk_count = 0
         if options.betting is not Betting.FIXED_LIMIT:
             versus = "; not compared with PokerKit (its big-bet stud opens with a completion)"
         else:
             versus = "; PokerKit not installed" if not games else "; PokerKit has no game for this variant"
+    # The engine, the no-op engine and PokerKit run in turn (a, b, c, a, b, c, ...), best of the
+    # repeats each, so that a busy moment of the machine falls on all of them, not on one side of a
+    # ratio. Each no-op run makes exactly as many decisions as the engine run just before it.
+    seconds = no_op_seconds = pk_seconds = float("inf")
+    theirs = Tally(hands=0, actions=0, showdown=0)
+    for _ in range(max(1, config.repeat)):
+        took, tally = timed(ours)
+        seconds = min(seconds, took)
+        decisions = tally.actions + tally.showdown
+        no_op_seconds = min(no_op_seconds, timed(partial(_run_no_op, decisions, count, seeds.next("no-op")))[0])
+        if theirs_work is not None:
+            took, theirs = timed(theirs_work)
+            pk_seconds = min(pk_seconds, took)
+    pk_rate: float | None = None
+    if theirs_work is not None:
+        pk_rate = pk_count / pk_seconds
+        versus = f" vs PokerKit {theirs.actions / pk_count:.1f}"
     rate = count / seconds
-    decisions = round((tally.actions + tally.showdown) / tally.hands)
-    no_op_seconds, _ = best_of(lambda: _run_no_op(decisions, count, seeds.next("no-op")), config.repeat)
     no_op_rate = count / no_op_seconds
     share = rate / no_op_rate
     target = CEILING_SHARE_COMPILED if compiled() else CEILING_SHARE

@@ -48,7 +48,7 @@ def full_config(seed: int) -> Config:
     """About 2 to 3 minutes on a 2-vCPU VM."""
     return Config(
         evaluation=bench_evaluation.EvalConfig(hands=100_000, pokerkit_hands=8_000, repeat=3, seed=seed),
-        hands=bench_hands.HandConfig(studcheck_hands=3_000, pokerkit_hands=600, repeat=3, seed=seed),
+        hands=bench_hands.HandConfig(studcheck_hands=3_000, pokerkit_hands=600, repeat=5, seed=seed),
         commands=bench_commands.CommandConfig(repeat=3, fuzz_hands=2_000, fuzz_repeat=2),
     )
 

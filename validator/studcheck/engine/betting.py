@@ -344,18 +344,30 @@ def _card_key(card: Card, ace_low: bool) -> tuple[int, int]:
     return (1 if ace_low and rank == 14 else rank, card.index & 3)
 
 
+def _door_badness(card: Card, razz: bool, by_suit: bool) -> int:
+    """How surely a door card brings it in (larger: more surely), as one number. Stud/Hi-Lo: the
+    lowest card, ace high; Razz: the highest, ace low; by suit or not (then the seat decides)."""
+    rank, suit = _card_key(card, razz)
+    if not razz:
+        rank, suit = -rank, -suit
+    return 4 * rank + (suit if by_suit else 0)  # suit order is 0..3: the rank comes first
+
+
+#: _door_badness of every card by index, for (razz, by suit): one look-up a seat per hand.
+_DOOR_BADNESS = {
+    (razz, by_suit): tuple(_door_badness(card, razz, by_suit) for card in FULL_DECK)
+    for razz in (False, True)
+    for by_suit in (False, True)
+}
+
+
 def bring_in_seat(variant: Variant, options: Options, door_cards: dict[int, Card]) -> int:
     """Stud/Hi-Lo: lowest door card, ace high. Razz: highest, ace low. Ties per the option."""
-    razz = variant is _RAZZ
-    by_suit = options.bring_in_tie is _BRING_IN_SUIT
-
+    badness_of = _DOOR_BADNESS[variant is _RAZZ, options.bring_in_tie is _BRING_IN_SUIT]
     worst_seat = -1
-    worst: tuple[int, int, int] | None = None
+    worst: tuple[int, int] | None = None
     for seat, card in door_cards.items():
-        rank, suit = _card_key(card, razz)
-        if not razz:
-            rank, suit = -rank, -suit
-        badness = (rank, suit if by_suit else 0, -seat)
+        badness = (badness_of[card.index], -seat)
         if worst is None or badness > worst:  # badnesses differ in -seat at least
             worst, worst_seat = badness, seat
     return worst_seat

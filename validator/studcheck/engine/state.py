@@ -241,7 +241,7 @@ class Hand:
         and amount) is matched in one pass; everything else goes through the full checks."""
         if action.seat == self.to_act and self.street is not _COMPLETE:
             kind, amount = action.action, action.amount
-            for legal in self._legal or self.legal_actions():  # computed already, as a rule
+            for legal in self.legal_actions():
                 if legal.action is kind and (legal.amount == amount or (amount is None and kind is _CALL)):
                     return legal
         return self._check_fully(action)  # also every amount of a pot/no-limit range but its lowest
@@ -311,19 +311,18 @@ class Hand:
         count = len(seats)
         faces = self.layout.opening_faces
         cards = self._dealer.take_many(len(faces) * count)
-        texts = [card.text for card in cards]
-        for round_index, face_up in enumerate(faces):
-            face = "up" if face_up else "down"
-            start = round_index * count
-            for seat, card, text in zip(seats, cards[start : start + count], texts[start : start + count]):
-                if self.events is not None:
-                    self.events.append({"event": "deal", "seat": seat.seat, "card": text, "face": face})
+        for position, seat in enumerate(seats):
+            for card, face_up in zip(cards[position::count], faces):  # this seat's cards, in turn
                 if face_up:
                     seat.up.append(card)
-                    seat.up_text.append(text)
+                    seat.up_text.append(card.text)
                 else:
                     seat.down.append(card)
-                    seat.down_text.append(text)
+                    seat.down_text.append(card.text)
+        if self.events is not None:  # in the order dealt
+            for index, card in enumerate(cards):
+                face = "up" if faces[index // count] else "down"
+                self.events.append({"event": "deal", "seat": seats[index % count].seat, "card": card.text, "face": face})
         doors = {seat.seat: seat.up[0] for seat in seats}
         self.bring_in_seat = betting.bring_in_seat(self.variant, self.options, doors)
         if self._notes is not None:
@@ -410,10 +409,6 @@ class Hand:
             raise_size=stakes.bring_in,  # the minimum bet in pot and no limit (BIGBET.MIN-BET)
             bring_in_open=options.big_bet_bring_in is _OPEN,
         )
-        for seat in self._seat_list:
-            seat.committed = 0
-            seat.acted_at = None
-            seat.acted_after = 0
         if opening:
             assert self.bring_in_seat is not None
             first = self.bring_in_seat
@@ -467,7 +462,8 @@ class Hand:
                 self._start_round()
 
     def _end_round(self) -> None:
-        """Return the part of the top commitment nobody matched, then close the round."""
+        """Return the part of the top commitment nobody matched, then close the round: every seat's
+        round state (commitment, last action) is cleared for the next one."""
         top = self._seat_list[0]  # the first seat with the largest commitment, and the next largest
         second = -1
         for seat in self._seat_list[1:]:
@@ -485,8 +481,9 @@ class Hand:
                 self.events.append({"event": "return", "seat": top.seat, "amount": excess})
             if self._notes is not None:
                 explain.note_returned(self, top.seat)
-        for seat in self.seats.values():
+        for seat in self._seat_list:
             seat.committed = 0
+            seat.acted_at = None  # not acted yet (acted_after is read only once it has acted again)
         self.to_act = None
         self.round = None
 

@@ -359,9 +359,9 @@ class Hand:
             burned = self._dealer.burn()
             if self.events is not None:
                 self.events.append({"event": "burn", "card": burned.text})
-        for seat in live:
-            card = self._dealer.take()
-            seat.deal(card, face_up=True)
+        for seat, card in zip(live, self._dealer.take_many(len(live))):  # one card each, up
+            seat.up.append(card)
+            seat.up_text.append(card.text)
             if self.events is not None:
                 self.events.append({"event": "deal", "seat": seat.seat, "card": card.text, "face": "up"})
         if self._notes is not None:

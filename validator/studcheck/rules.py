@@ -313,10 +313,11 @@ def validate_seats(seats: tuple[SeatSetup, ...], max_seats: int = MAX_SEATS) -> 
         raise SetupError("seats", f"a hand needs {MIN_SEATS} to {max_seats} seated players, got {len(seats)}")
     seen: set[int] = set()
     for position, setup in enumerate(seats):
-        if _not_int(setup.seat) or not 1 <= setup.seat <= max_seats:
-            raise SetupError(f"seats[{position}].seat", f"must be a seat number from 1 to {max_seats}, got {setup.seat!r}")
-        if setup.seat in seen:
-            raise SetupError(f"seats[{position}].seat", f"seat {setup.seat} is listed twice")
-        seen.add(setup.seat)
-        if _not_int(setup.stack) or setup.stack <= 0:
-            raise SetupError(f"seats[{position}].stack", f"must be a whole number of chips > 0, got {setup.stack!r}")
+        seat, stack = setup.seat, setup.stack
+        if _not_int(seat) or not 1 <= seat <= max_seats:
+            raise SetupError(f"seats[{position}].seat", f"must be a seat number from 1 to {max_seats}, got {seat!r}")
+        if seat in seen:
+            raise SetupError(f"seats[{position}].seat", f"seat {seat} is listed twice")
+        seen.add(seat)
+        if _not_int(stack) or stack <= 0:
+            raise SetupError(f"seats[{position}].stack", f"must be a whole number of chips > 0, got {stack!r}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from operator import attrgetter
 
 from studcheck.cards import FULL_DECK, Card
 from studcheck.engine.errors import Reason
@@ -383,16 +382,10 @@ def first_actor_seat(variant: Variant, options: Options, boards: Mapping[int, Se
     best: tuple[tuple[int, ...], tuple[int, int], int] | None = None
     for seat, board in boards.items():
         tie = max([_card_key(card, razz) for card in board]) if by_suit else (0, 0)
-        strength = (key_of(tuple(sorted(map(_RANK_OF_INDEX.__getitem__, map(_CARD_INDEX, board))))), tie, -seat)
+        strength = (key_of(tuple(sorted([card.index >> 2 for card in board]))), tie, -seat)  # ranks - 2
         if best is None or strength > best:  # strengths differ in -seat at least
             best, best_seat = strength, seat
     return best_seat
-
-
-# A card's rank - 2 by its index (FULL_DECK is in index order), and the index getter: a board's
-# ranks are read without a Python-level loop.
-_RANK_OF_INDEX = tuple(card.index >> 2 for card in FULL_DECK)
-_CARD_INDEX = attrgetter("index")
 
 
 @lru_cache(maxsize=None)

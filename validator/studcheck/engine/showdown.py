@@ -41,7 +41,7 @@ def build_pots(totals: Mapping[int, int], live: set[int], all_in: set[int]) -> t
             continue
         shares = {seat: (paid if paid < bound else bound) - floor for seat, paid in totals.items() if paid > floor}
         amount = sum(shares.values())
-        eligible = sorted(seat for seat in live if totals.get(seat, 0) >= bound)
+        eligible = sorted([seat for seat in live if totals.get(seat, 0) >= bound])
         if len(shares) == 1:
             (seat,) = shares
             returned[seat] = returned.get(seat, 0) + amount

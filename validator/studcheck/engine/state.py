@@ -39,7 +39,6 @@ from studcheck.rules import (
     validate_seats,
 )
 
-_CARD_INDEX = attrgetter("index")
 _SEAT = attrgetter("seat")
 # Enum members read on every action: a module global is several times cheaper to read in CPython
 # than an attribute of the enum class.
@@ -542,9 +541,15 @@ class Hand:
     # --- the end ------------------------------------------------------------------------------
 
     def _final_pots(self) -> tuple[list[showdown.Pot], dict[int, int]]:
-        totals = {seat: s.total for seat, s in self.seats.items()}
-        live = {seat for seat, s in self.seats.items() if not s.folded}
-        all_in = {seat for seat, s in self.seats.items() if s.all_in}
+        totals: dict[int, int] = {}
+        live: set[int] = set()
+        all_in: set[int] = set()
+        for s in self._seat_list:  # one pass (every hand ends here)
+            totals[s.seat] = s.total
+            if not s.folded:
+                live.add(s.seat)
+                if s.stack == 0:  # SeatState.all_in, inlined
+                    all_in.add(s.seat)
         return showdown.build_pots(totals, live, all_in)
 
     def _finish(self) -> None:
@@ -564,8 +569,11 @@ class Hand:
             unmucked = [seat for seat in pot.eligible if not self.seats[seat].mucked]
             contenders = shown or unmucked
             # Only shown hands are judged: a pot nobody showed for needs no cards (most hands end in folds).
-            own = {seat: self.seats[seat].down + self.seats[seat].up for seat in shown}
-            hands = {seat: cards + extra for seat, cards in own.items()}
+            own: dict[int, list[Card]] = {}
+            hands: dict[int, list[Card]] = {}
+            for seat_number in shown:
+                own[seat_number] = cards = self.seats[seat_number].down + self.seats[seat_number].up
+                hands[seat_number] = cards + extra
             showdown.award(pot, contenders, self.variant, self.options, hands, own, shown=bool(shown))
             for half, shares in (("winners", pot.winners), ("high", pot.high), ("low", pot.low)):
                 for seat_number, amount in shares.items():
@@ -619,7 +627,7 @@ def _validate_deck(deck: Sequence[Card], remade_stub: Sequence[Card] | None) -> 
     # The type set is a C-speed check of the usual case; anything else gets the exact test.
     if set(map(type, deck)) != {Card} and any(not isinstance(card, Card) for card in deck):
         raise SetupError("deck", "must contain cards")
-    if len(set(map(_CARD_INDEX, deck))) != 52:  # equal cards have equal indices (Card.__hash__)
+    if len({card.index for card in deck}) != 52:  # equal cards have equal indices (Card.__hash__)
         seen: set[Card] = set()
         for card in deck:
             if card in seen:

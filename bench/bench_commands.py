@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bench_common import Row, Verdict, at_least
-from bench_fuzz_floor import fuzzer_floor
+from bench_fuzz_floor import Floor, child_cpu_seconds, replay_fresh, write_recording
 
 SUITE_TARGET = 2.0  # protocol wall time <= this many times the in-process wall time
 FUZZ_CEILING_SHARE = 0.85  # fuzzing through the protocol: at least this share of the fuzzer-alone ceiling
@@ -37,6 +37,10 @@ class CommandConfig:
     fuzz_hands: int
     fuzz_repeat: int = 1
     suite_args: tuple[str, ...] = ()  # e.g. ("--variant", "razz") to run part of the suite
+    # Row 4's rounds (a protocol run, then a fuzzer-alone replay); None: twice `fuzz_repeat`. Its two
+    # sides need different numbers of cores (two, one), so a neighbour's busy spell moves its ratio
+    # more than a row whose sides both use one core: more rounds, for a quiet moment on each side.
+    fuzz_rounds: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,19 +49,23 @@ class Timed:
     harness: float | None  # the harness's own duration_s, when it wrote a report
     exit_code: int
     output: str
+    cpu: float | None = None  # CPU seconds of the command and the children it waited for (its engine)
 
 
 def _timed(argv: list[str], report: Path | None) -> Timed:
+    cpu = child_cpu_seconds()
     start = time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
+    after = child_cpu_seconds()
     harness = None
     if report is not None and report.exists():
         for line in report.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
             if record.get("kind") == "footer":
                 harness = float(record["duration_s"])
-    return Timed(wall=wall, harness=harness, exit_code=done.returncode, output=done.stdout + done.stderr)
+    return Timed(wall=wall, harness=harness, exit_code=done.returncode, output=done.stdout + done.stderr,
+                 cpu=after - cpu if after is not None and cpu is not None else None)
 
 
 def _best_runs(commands: list[list[str]], repeat: int) -> list[Timed]:
@@ -105,10 +113,21 @@ def _fuzz_help() -> str:
     return done.stdout if done.returncode == 0 else ""
 
 
-def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> Row:
-    """Reference engine against itself through the protocol; compared with PokerKit in process.
+_FUZZ_REPORTED = re.compile(r"in ([0-9.]+) s: ([0-9.]+) hands/s through the protocol")
 
-    Best of `fuzz_repeat` runs, by wall time."""
+
+def _fuzz_rate(timed: Timed, hands: int) -> float:
+    """The hands/s the fuzz command printed (hands over its time of play), else hands over its wall time."""
+    reported = _FUZZ_REPORTED.search(timed.output)
+    return float(reported.group(2)) if reported else hands / timed.wall
+
+
+def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> Row:
+    """Reference engine against itself through the protocol, as a share of the fuzzer alone (the
+    same hands replayed in process against an engine that answers at once, bench_fuzz_floor.py).
+
+    The two run in turn (protocol, fuzzer alone, protocol, ...) for `fuzz_rounds` rounds, so a busy
+    spell of the machine lands on both sides; each side's best rate counts."""
     key, label = "fuzz", "fuzz through the protocol vs the fuzzer alone"
     target = f">= {FUZZ_CEILING_SHARE:g}x the fuzzer alone"
     help_text = _fuzz_help() if fuzz_available() else ""
@@ -120,36 +139,53 @@ def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> R
     for flag, value in (("--seed", str(seed)), ("--no-progress", None)):
         if flag in help_text:
             argv += [flag] if value is None else [flag, value]
+    rounds = max(1, config.fuzz_rounds if config.fuzz_rounds is not None else 2 * config.fuzz_repeat)
     best: Timed | None = None
+    floor: Floor | None = None
+    exit_code = 0
     with tempfile.TemporaryDirectory() as tmp:
         if "--out" in help_text:  # a divergence writes a case file: never into the working tree
             argv += ["--out", tmp]
-        for _ in range(max(1, config.fuzz_repeat)):
+        recording = Path(tmp) / "answers.pickle"
+        write_recording(recording, config.fuzz_hands, seed)
+        for _ in range(rounds):
             timed = _timed(argv, None)
-            if best is None or timed.wall < best.wall:
+            exit_code = exit_code or timed.exit_code
+            if best is None or _fuzz_rate(timed, config.fuzz_hands) > _fuzz_rate(best, config.fuzz_hands):
                 best = timed
-    assert best is not None
+            replayed = replay_fresh(recording, config.fuzz_hands, seed)
+            if floor is None or replayed.rate > floor.rate:
+                floor = replayed
+    assert best is not None and floor is not None
     # The command reports its own rate: hands over the time spent generating and playing them, so
     # interpreter start-up, the engine's start and (if any) shrinking are left out. The wall time
     # of the whole command goes into the note.
-    reported = re.search(r"in ([0-9.]+) s: ([0-9.]+) hands/s through the protocol", best.output)
-    rate = float(reported.group(2)) if reported else config.fuzz_hands / best.wall
+    reported = _FUZZ_REPORTED.search(best.output)
+    rate = _fuzz_rate(best, config.fuzz_hands)
     requests = re.search(r"\((\d+) requests\)", best.output)
     per_hand = f", {int(requests.group(1)) / config.fuzz_hands:.1f} requests/hand" if requests else ""
     measured = f"{config.fuzz_hands} hands in {reported.group(1)} s of play" if reported else f"{config.fuzz_hands} hands"
-    note = f"{measured} ({best.wall:.2f} s wall incl. start-up){per_hand}"
-    if best.exit_code:
-        note += f"; FUZZ EXIT {best.exit_code}: {best.output.strip().splitlines()[-1:]}"
-    floor = fuzzer_floor(config.fuzz_hands, seed, max(1, config.fuzz_repeat))
+    note = f"{measured} ({best.wall:.2f} s wall incl. start-up){per_hand}; best of {rounds} rounds"
+    # The protocol needs two cores (the fuzzer and its engine work at once): how many its best run
+    # kept busy shows whether the machine gave it both (a neighbour's load takes them from this side).
+    cores = best.cpu / best.wall if best.cpu is not None and best.wall > 0 else None
+    if cores is not None:
+        note += f" ({cores:.2f} cores busy)"
+    if exit_code:
+        failed = best if best.exit_code else None
+        note += f"; FUZZ EXIT {exit_code}" + (f": {failed.output.strip().splitlines()[-1:]}" if failed else "")
     if pokerkit_rate:
         note += f"; {rate / pokerkit_rate:.2f}x PokerKit's random hands in process (2a)"
     ratio = rate / floor.rate if floor.rate else None
-    extra: dict[str, Any] = {"argv": argv, "exit_code": best.exit_code, "hands": config.fuzz_hands,
+    extra: dict[str, Any] = {"argv": argv, "exit_code": exit_code, "hands": config.fuzz_hands, "rounds": rounds,
                              "wall_s": best.wall, "output": best.output.strip().splitlines()[-3:],
-                             "fuzzer_alone_hands_per_s": floor.rate}
+                             "fuzzer_alone_hands_per_s": floor.rate,
+                             # whole processes, start-up included; the protocol's is the fuzz command and its engine
+                             "cpu_s": {"protocol": best.cpu, "fuzzer_alone": floor.cpu_seconds},
+                             "protocol_cores_busy": cores}
     return Row(key=key, label=label, unit="hands/s", studcheck=rate, other=floor.rate, other_name="fuzzer alone",
                ratio=ratio, target=target,
-               verdict=at_least(ratio, FUZZ_CEILING_SHARE) if not best.exit_code else Verdict.WRONG,
+               verdict=at_least(ratio, FUZZ_CEILING_SHARE) if not exit_code else Verdict.WRONG,
                note=note, extra=extra)
 
 

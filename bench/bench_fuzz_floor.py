@@ -89,6 +89,7 @@ class Floor:
     hands: int
     seconds: float
     requests: int
+    cpu_seconds: float | None = None  # the whole replay process's CPU time, start-up included (where known)
 
     @property
     def rate(self) -> float:
@@ -117,17 +118,42 @@ def replay(answers: list[bytes], hands: int, seed: int) -> Floor:
     return _search(EngineClient(lambda: _Replaying(answers)), hands, seed)
 
 
+def child_cpu_seconds() -> float | None:
+    """CPU seconds of this process's children that have exited so far (and of theirs that were
+    waited for: a fuzz command's engine counts in the fuzz command's); None where unknown."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return None
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def write_recording(path: Path, hands: int, seed: int) -> None:
+    """Record the reference's answers to the fuzz hands of `seed` into `path`, for `replay_fresh`."""
+    path.write_bytes(pickle.dumps(record(hands, seed)))
+
+
+def replay_fresh(recording: Path, hands: int, seed: int) -> Floor:
+    """One replay of a recording (`write_recording`) in a fresh process (see the module's docstring),
+    with that process's CPU time."""
+    cpu = child_cpu_seconds()
+    done = subprocess.run([sys.executable, __file__, "--replay", str(recording), "--hands", str(hands),
+                           "--seed", str(seed), "--json"], capture_output=True, text=True, check=True)
+    after = child_cpu_seconds()
+    used = after - cpu if after is not None and cpu is not None else None
+    return Floor(**json.loads(done.stdout), cpu_seconds=used)
+
+
 def fuzzer_floor(hands: int, seed: int, repeat: int) -> Floor:
     """The fastest of `repeat` replays of `hands` fuzz hands against an engine that costs nothing,
     each in a fresh process (see the module's docstring)."""
     best: Floor | None = None
     with tempfile.TemporaryDirectory() as tmp:
         recording = Path(tmp) / "answers.pickle"
-        recording.write_bytes(pickle.dumps(record(hands, seed)))
+        write_recording(recording, hands, seed)
         for _ in range(max(1, repeat)):
-            done = subprocess.run([sys.executable, __file__, "--replay", str(recording), "--hands", str(hands),
-                                   "--seed", str(seed), "--json"], capture_output=True, text=True, check=True)
-            floor = Floor(**json.loads(done.stdout))
+            floor = replay_fresh(recording, hands, seed)
             if best is None or floor.seconds < best.seconds:
                 best = floor
     assert best is not None

@@ -58,6 +58,8 @@ def test_quick_path_on_tiny_sizes(tmp_path: Path) -> None:
     assert rows["fuzz"]["other"] == rows["fuzz"]["extra"]["fuzzer_alone_hands_per_s"]  # row 4's ratio is to the ceiling
     # The ceilings that put the targets in context are measured, not assumed.
     assert rows["fuzz"]["extra"]["exit_code"] == 0 and rows["fuzz"]["extra"]["fuzzer_alone_hands_per_s"] > 0
+    # the protocol runs and the fuzzer-alone replays alternate: twice fuzz_repeat rounds by default
+    assert rows["fuzz"]["extra"]["rounds"] == 2 and "best of 2 rounds" in rows["fuzz"]["note"]
     assert all(rows[f"hands.random.{v}"]["extra"].get("no_op_engine_hands_per_s", 0) > 0
                for v in ("stud_high", "razz", "stud_hilo8")) or rows["hands.random.razz"]["other"] is None
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import select
 import subprocess
 import sys
 import time
@@ -14,8 +16,8 @@ from harness_helpers import CASES, ENGINES
 from studcheck.cases.load import load_cases
 from studcheck.harness.runner import NotApplicable, Outcome, Runner, choose_options
 from studcheck.protocol.client import EngineClient, EngineError, InProcessTransport, Problem, SubprocessTransport, reference_argv
-from studcheck.protocol.messages import EngineInfo, RequestType
-from studcheck.protocol.pipes import ReadWatch
+from studcheck.protocol.messages import EngineInfo, RequestType, encode, encode_acyclic
+from studcheck.protocol.pipes import PolledLines, ReadWatch, StderrLog, TooLong
 from studcheck.protocol.serve import declared_options
 from studcheck.rules import Options
 
@@ -216,3 +218,49 @@ def test_an_engine_asleep_on_its_stdin_is_seen_so() -> None:
     Runner(client).run(next(case for case in load_cases([CASES]) if case.id == "T-OK-001"), last=True)
     client.stop()
     assert client._seen_idle
+
+
+def test_answers_already_read_are_returned_at_once_and_no_time_left_still_times_out() -> None:
+    """`receive` hands back a line read along with earlier ones without waiting (or reading the
+    clock); a receive with no time left (the run's deadline passed) times out all the same."""
+    script = "import sys; sys.stdout.write('one\\ntwo\\nthree\\n'); sys.stdout.flush(); sys.stdin.read()"
+    transport = SubprocessTransport([sys.executable, "-c", script])
+    transport.start()
+    try:
+        assert transport.receive(60) == b"one\n"  # one write: all three lines come in one read
+        with pytest.raises(EngineError) as caught:
+            transport.receive(0)
+        assert caught.value.problem is Problem.TIMEOUT
+        assert transport.receive(60) == b"two\n" and transport.receive(60) == b"three\n"
+    finally:
+        transport.close(grace=0.05)
+
+
+@pytest.mark.skipif(not hasattr(select, "poll"), reason="PolledLines needs poll (POSIX)")
+def test_polled_lines_give_buffered_lines_only_and_leave_the_rest_to_get() -> None:
+    read_out, write_out = os.pipe()
+    read_err, write_err = os.pipe()
+    with open(read_out, "rb", buffering=0) as stdout, open(read_err, "rb", buffering=0) as stderr:
+        lines = PolledLines(stdout, stderr, StderrLog(), max_line=8)
+        os.write(write_out, b"a\nb\npart")
+        assert lines.buffered() is None  # nothing read yet: `get` reads
+        assert lines.get(60) == b"a\n"
+        assert lines.buffered() == b"b\n"
+        assert lines.buffered() is None and lines.get(0) is None  # a part of a line
+        os.write(write_out, b"ial\n123456789\n")
+        assert lines.get(60) == b"partial\n"
+        assert lines.buffered() is None  # longer than max_line: `get` says so
+        assert isinstance(lines.get(0), TooLong) and lines.buffered() is None
+    os.close(write_out)
+    os.close(write_err)
+
+
+def test_acyclic_encoding_is_byte_for_byte_the_protocol_encoding() -> None:
+    """What `studcheck serve` writes and what the fuzzer compares answers with (`encode_acyclic`) is
+    exactly `encode`'s line, for every answer of the harness's cases and for text beyond ASCII."""
+    for transcript in transcripts(EngineClient(InProcessTransport)):
+        for response in transcript:
+            assert encode_acyclic(response) == encode(response)
+    odd = {"seq": 1, "ok": False, "error": {"reason": "bad_request", "message": "é ♠ \u2028 \"quoted\" \\ \x00"},
+           "nested": [[], {}, [1, -2.5, True, None, {"k": [0]}]]}
+    assert encode_acyclic(odd) == encode(odd)

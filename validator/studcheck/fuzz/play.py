@@ -40,7 +40,7 @@ from studcheck.fuzz.strategies import MAX_STEPS, HandSetup, Move, after_end_move
 from studcheck.fuzz.compare import ERROR_KIND, Divergence, Signature, differences
 from studcheck.protocol.answers import MAX_PROBLEM_CHARS
 from studcheck.protocol.client import EngineClient, EngineError, Pending, Problem, Stopped, Unsolicited, truncate
-from studcheck.protocol.messages import (ErrorReason, RequestType, encode, protocol_schema, response_kind,
+from studcheck.protocol.messages import (ErrorReason, RequestType, encode_acyclic, protocol_schema, response_kind,
                                          schema_problem)
 from studcheck.protocol.serve import Server
 from studcheck.rules import Options
@@ -211,7 +211,7 @@ class Checker:
         """An answer was found to be the reference's state: sample the reference's own conformance."""
         self.shortcuts += 1
         if self.shortcuts % REFERENCE_CHECK_EVERY == 1 and self.reference_problem is None:
-            wire = json.loads(encode({"seq": 0, "ok": True, "state": reference_state}))  # the schema is of the wire
+            wire = json.loads(encode_acyclic({"seq": 0, "ok": True, "state": reference_state}))  # the schema is of the wire
             self.reference_problem = schema_problem("response_state", wire)
 
     def check(self, kind: RequestType, response: dict[str, Any], raw: bytes,
@@ -236,7 +236,7 @@ def read_answer(client: EngineClient, pending: Pending, reference: Mapping[str, 
     reference_state = reference.get("state") if reference.get("ok") is True else None
     if reference_state is not None and reference.keys() == _ANSWER and shortcut_is_sound():
         expected = {"seq": pending.seq, **reference}
-        if raw == encode(expected):  # what `studcheck serve` writes: nothing to parse or compare
+        if raw == encode_acyclic(expected):  # what `studcheck serve` writes: nothing to parse or compare
             pending.entry["response"] = expected
             if client.validate:
                 checker.same_as_reference(reference_state)
@@ -308,8 +308,9 @@ class Table:
     A hand is played in two passes. `deal_out`: the reference plays the whole hand (the next move
     always depends on the reference's state only) and its requests go to the engine in one write.
     `settle`: the engine's answers are read in order and compared; the first difference is the
-    divergence. In between, the caller may deal out the next hand, so the engine answers one hand
-    while the reference plays the next (pipelining). Requests after a divergence were already
+    divergence. In between, the caller may deal out the next hands (the search keeps two dealt
+    out ahead), so the engine answers them while the reference plays on (pipelining); hands are
+    settled in the order they were dealt out. Requests after a divergence were already
     sent: their answers are read and checked against the protocol but not compared.
 
     When the engine breaks the protocol (`HandRecord.failure`, `past_failure`) the table is

@@ -13,7 +13,8 @@ counting the rest, until `max_new` new signatures.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from studcheck.fuzz.census import PAST_FAILURES_KEPT, Finding, SearchResult
@@ -39,6 +40,12 @@ class SearchConfig:
 
 
 AFTER_RUN_WAIT = 0.05  # how long to listen for a line nobody asked for after the last answer (as `run` does)
+#: hands dealt out to the engine beyond the one being settled. One is not enough: the engine answers
+#: a whole hand's batch at once, and a long hand followed by a short one leaves the fuzzer waiting
+#: (and its core idle) for most of the long hand's answers; a second hand in the pipe covers it.
+#: The pipes hold a few hands' requests and answers; a fuller one only makes a writer wait (and
+#: the client reads answers while it waits to write, so neither side can block the other).
+AHEAD = 2
 
 
 @dataclass(kw_only=True)
@@ -135,15 +142,23 @@ class _Search:
         table, config, result = self.table, self.config, self.result
         if config.duration is not None:
             self.ends = time.monotonic() + config.duration
-        index = 0
-        ahead = self.following(0)
+        ahead: deque[_Hand] = deque()  # dealt out, not settled yet, in the order dealt
+        index, more = 0, True
         last: _Hand | None = None
-        while ahead is not None:
-            last, self.number = ahead, ahead.number
-            index += 1
-            # The next hand goes to the engine before this one is compared: the engine answers it
-            # while this process compares and the reference plays the one after (see Table).
-            ahead = self.following(index)
+        while True:
+            # The next hands go to the engine before this one is compared: the engine answers them
+            # while this process compares and the reference plays the ones after (see Table).
+            while more and len(ahead) <= AHEAD:
+                dealt = self.following(index)
+                if dealt is None:
+                    more = False
+                else:
+                    ahead.append(dealt)
+                    index += 1
+            if not ahead:
+                break
+            last = ahead.popleft()
+            self.number = last.number
             record = last.settle(table)
             result.count(self.number, record)
             self.progress.hand_done(record)
@@ -153,16 +168,23 @@ class _Search:
             self.on_hand(self.number, record, result.findings[record.signature] if opened_now and record.signature else None)
             if stop:
                 break
-            if ahead is not None and ahead.record is None and not table.live(ahead.planned):
-                # dealt out to the engine process that failed: deal it out again (after a restart)
-                table.requests -= len(ahead.planned.sent)
-                ahead = self.deal(ahead.number)
-        if ahead is not None and ahead.record is None:
-            table.discard(ahead.planned)  # dealt out but not counted: the search stopped before it
-        elif last is not None and not result.stopped and not table.broken and self.listen_at_end:
+            self.deal_again(ahead)
+        unsettled = [hand for hand in ahead if hand.record is None]
+        for hand in unsettled:
+            table.discard(hand.planned)  # dealt out but not counted: the search stopped before it
+        if not unsettled and last is not None and not result.stopped and not table.broken and self.listen_at_end:
             self.listen_after_the_last_answer(last)
 
-    def find(self, hand: _Hand, ahead: _Hand | None) -> bool:
+    def deal_again(self, ahead: deque[_Hand]) -> None:
+        """Deal out again, in order, the hands dealt out to an engine process that failed (the first
+        one restarts it)."""
+        for position in range(len(ahead)):
+            hand = ahead[position]
+            if hand.record is None and not self.table.live(hand.planned):
+                self.table.requests -= len(hand.planned.sent)
+                ahead[position] = self.deal(hand.number)
+
+    def find(self, hand: _Hand, ahead: Sequence[_Hand]) -> bool:
         """File a settled hand's finding (shrunk and reported if new); True if the search must stop."""
         result, table, record = self.result, self.table, hand.record
         assert record is not None and record.signature is not None
@@ -178,8 +200,9 @@ class _Search:
             return False
         if not self.claim(signature, self.number):
             return len(result.new) >= self.config.max_new  # still new here: this search stops no later than the whole run
-        if ahead is not None and ahead.record is None and table.live(ahead.planned):
-            ahead.settle(table)  # the engine must be idle and in step before shrinking talks to it
+        for later in ahead:  # the engine must be idle and in step before shrinking talks to it
+            if later.record is None and table.live(later.planned):
+                later.settle(table)
         result.requests = table.requests
         aside = time.perf_counter()
         if record.failure is None:  # a divergence: shrink it (a failure is written as it happened)
@@ -215,6 +238,6 @@ class _Search:
                 if len(self.result.first_past_failures) < PAST_FAILURES_KEPT:
                     self.result.first_past_failures.append((self.number, record.past_failure))
             elif record.signature is not None:
-                self.find(last, None)
+                self.find(last, ())
         finally:
             self.elsewhere += time.perf_counter() - aside

@@ -43,6 +43,7 @@ from studcheck.protocol.messages import (
     Profile,
     RequestType,
     encode,
+    encode_acyclic,
     response_kind,
     schema_problem,
 )
@@ -222,6 +223,13 @@ class SubprocessTransport:
                          " after the case's last answer")
 
     def receive(self, timeout: float) -> bytes:
+        lines = self._lines
+        # An answer read already with earlier ones (an engine answers a batch at once) needs no wait,
+        # so no look at the clock; with no time left (timeout <= 0) the loop times out, as ever.
+        if timeout > 0 and isinstance(lines, PolledLines):
+            line = lines.buffered()
+            if line is not None and line.strip():
+                return line
         deadline = time.monotonic() + timeout
         while True:
             remaining = deadline - time.monotonic()
@@ -417,7 +425,7 @@ class InProcessTransport:
         try:
             for piece in line.splitlines():  # a pipelined batch is several lines
                 if piece.strip():
-                    self._pending.append(encode(self._server.handle(json.loads(piece))))
+                    self._pending.append(encode_acyclic(self._server.handle(json.loads(piece))))
         except Exception:  # a reference-engine bug: report it like a crashed engine
             self._log.append(traceback.format_exc())
             self._server = None

@@ -164,6 +164,19 @@ class PolledLines:
                 return None
             self._wait(self.read_fds(), remaining)
 
+    def buffered(self) -> bytes | None:
+        """The next line if it was read already (no system call, no clock), else None: `get` then
+        waits for it, or returns what ended the output (EOF, a line too long). An engine answers a
+        batch of requests at once, so most answers are in the buffer when they are asked for."""
+        if self._too_long is not None:
+            return None
+        end = self._buffer.find(b"\n")
+        if end < 0 or end > self._max:
+            return None
+        line = bytes(self._buffer[: end + 1])
+        del self._buffer[: end + 1]
+        return line
+
     def read_fds(self) -> list[int]:
         """The pipes still open (to wait on)."""
         return [fd for fd in (None if self._eof else self._fd, self._err) if fd is not None]

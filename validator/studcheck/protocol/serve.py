@@ -14,7 +14,8 @@ from typing import IO, Any
 
 from studcheck import __version__
 from studcheck.cards import CardError, parse_cards
-from studcheck.protocol.messages import OPEN_INT_OPTIONS, PROTOCOL, ErrorReason, Profile, RequestType, encode, schema_problem
+from studcheck.protocol.messages import (OPEN_INT_OPTIONS, PROTOCOL, ErrorReason, Profile, RequestType, encode_acyclic,
+                                         schema_problem)
 from studcheck.rules import ActionType, Options, SeatSetup, SetupError, Stakes, Variant, option_values
 
 ENGINE_NAME = "studcheck-reference"
@@ -273,7 +274,7 @@ def _answer(server: Server, raw: bytes) -> tuple[bytes, int | None]:
         except Exception:
             traceback.print_exc(file=sys.stderr)
             return b"", 70
-    return encode(response), 0 if server.finished else None
+    return encode_acyclic(response), 0 if server.finished else None  # a response is built afresh
 
 
 def main() -> int:

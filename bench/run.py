@@ -45,7 +45,7 @@ class Config:
 
 
 def full_config(seed: int) -> Config:
-    """About 2 to 3 minutes on a 2-vCPU VM."""
+    """About 6 minutes on a 2-vCPU VM (371 s on 2026-12-08)."""
     return Config(
         evaluation=bench_evaluation.EvalConfig(hands=100_000, pokerkit_hands=8_000, repeat=3, seed=seed),
         hands=bench_hands.HandConfig(studcheck_hands=3_000, pokerkit_hands=600, repeat=5, seed=seed),
@@ -54,7 +54,7 @@ def full_config(seed: int) -> Config:
 
 
 def quick_config(seed: int) -> Config:
-    """Under 30 s: fewer hands, fewer repeats; ratios are noisier."""
+    """About 50 s: fewer hands, fewer repeats; ratios are noisier."""
     return Config(
         evaluation=bench_evaluation.EvalConfig(hands=20_000, pokerkit_hands=1_500, repeat=2, seed=seed),
         hands=bench_hands.HandConfig(studcheck_hands=600, pokerkit_hands=120, repeat=2, seed=seed),

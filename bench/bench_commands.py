@@ -142,7 +142,8 @@ def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> R
     rounds = max(1, config.fuzz_rounds if config.fuzz_rounds is not None else 2 * config.fuzz_repeat)
     best: Timed | None = None
     floor: Floor | None = None
-    exit_code = 0
+    failed: Timed | None = None  # the first run that failed (a divergence of the reference from itself: a bug)
+    each: list[tuple[float, float]] = []  # (protocol, fuzzer alone) hands/s of every round, to show the spread
     with tempfile.TemporaryDirectory() as tmp:
         if "--out" in help_text:  # a divergence writes a case file: never into the working tree
             argv += ["--out", tmp]
@@ -150,12 +151,13 @@ def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> R
         write_recording(recording, config.fuzz_hands, seed)
         for _ in range(rounds):
             timed = _timed(argv, None)
-            exit_code = exit_code or timed.exit_code
+            failed = failed or (timed if timed.exit_code else None)
             if best is None or _fuzz_rate(timed, config.fuzz_hands) > _fuzz_rate(best, config.fuzz_hands):
                 best = timed
             replayed = replay_fresh(recording, config.fuzz_hands, seed)
             if floor is None or replayed.rate > floor.rate:
                 floor = replayed
+            each.append((_fuzz_rate(timed, config.fuzz_hands), replayed.rate))
     assert best is not None and floor is not None
     # The command reports its own rate: hands over the time spent generating and playing them, so
     # interpreter start-up, the engine's start and (if any) shrinking are left out. The wall time
@@ -171,9 +173,9 @@ def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> R
     cores = best.cpu / best.wall if best.cpu is not None and best.wall > 0 else None
     if cores is not None:
         note += f" ({cores:.2f} cores busy)"
-    if exit_code:
-        failed = best if best.exit_code else None
-        note += f"; FUZZ EXIT {exit_code}" + (f": {failed.output.strip().splitlines()[-1:]}" if failed else "")
+    exit_code = failed.exit_code if failed is not None else 0
+    if failed is not None:
+        note += f"; FUZZ EXIT {exit_code}: {failed.output.strip().splitlines()[-1:]}"
     if pokerkit_rate:
         note += f"; {rate / pokerkit_rate:.2f}x PokerKit's random hands in process (2a)"
     ratio = rate / floor.rate if floor.rate else None
@@ -182,7 +184,8 @@ def fuzz_row(config: CommandConfig, pokerkit_rate: float | None, seed: int) -> R
                              "fuzzer_alone_hands_per_s": floor.rate,
                              # whole processes, start-up included; the protocol's is the fuzz command and its engine
                              "cpu_s": {"protocol": best.cpu, "fuzzer_alone": floor.cpu_seconds},
-                             "protocol_cores_busy": cores}
+                             "protocol_cores_busy": cores,
+                             "rounds_hands_per_s": [{"protocol": a, "fuzzer_alone": b} for a, b in each]}
     return Row(key=key, label=label, unit="hands/s", studcheck=rate, other=floor.rate, other_name="fuzzer alone",
                ratio=ratio, target=target,
                verdict=at_least(ratio, FUZZ_CEILING_SHARE) if not exit_code else Verdict.WRONG,
